@@ -1,0 +1,126 @@
+/*
+ * The device interface: one ops table per backend (block device or regular
+ * file, simulated drive).  Probes issue I/O only through these calls, so a
+ * backend can be added without touching any probe.
+ */
+#ifndef HDDSCOPE_DEV_H
+#define HDDSCOPE_DEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hd_dev;
+
+enum hd_dev_kind {
+	HD_DEV_BLOCK,
+	HD_DEV_FILE,
+	HD_DEV_SIM,
+};
+
+enum hd_op {
+	HD_OP_READ,
+	HD_OP_WRITE,
+};
+
+/* Flags for hd_dev_open(). */
+#define HD_OPEN_WRITE 0x1	/* open for writing (O_EXCL on block devices) */
+
+/*
+ * A request of the optional asynchronous interface (submit/reap), used by
+ * backends that can hold several outstanding requests from several clients
+ * at once (the simulated drive's command queue).
+ */
+struct hd_req {
+	uint64_t tag;		/* caller's cookie, returned by reap */
+	enum hd_op op;
+	uint64_t off;
+	size_t len;
+	void *buf;
+	int64_t submit_ns;	/* filled by submit: the backend clock at arrival */
+	int64_t done_ns;	/* filled by reap: the backend clock at completion */
+	int result;		/* filled by reap: 0 or -errno */
+};
+
+/*
+ * The ops table.  Every hook returns 0 or -errno and never prints.
+ *  read/write: transfer len bytes at byte offset off; len and off are
+ *    multiples of the device's logical sector, buf is aligned to
+ *    hd_dev_align(); the whole range lies inside the device.  A short
+ *    transfer is reported as -EIO.
+ *  now_ns: the backend's clock in nanoseconds (CLOCK_MONOTONIC for real
+ *    devices, the virtual clock for the simulated drive).
+ *  idle_ns: let ns nanoseconds pass without I/O (a real sleep on a real
+ *    device; on the simulated drive, background work progresses).
+ *  close: release everything; the dev pointer is freed by hd_dev_close().
+ *  submit/reap (optional, NULL when unsupported): queue a request; reap
+ *    waits for the next completion, in completion order, fills it in and
+ *    returns 0, or -EAGAIN when nothing is outstanding.
+ */
+struct hd_dev_ops {
+	const char *name;
+	int (*read)(struct hd_dev *d, void *buf, size_t len, uint64_t off);
+	int (*write)(struct hd_dev *d, const void *buf, size_t len, uint64_t off);
+	int64_t (*now_ns)(struct hd_dev *d);
+	void (*idle_ns)(struct hd_dev *d, int64_t ns);
+	void (*close)(struct hd_dev *d);
+	int (*submit)(struct hd_dev *d, struct hd_req *r);
+	int (*reap)(struct hd_dev *d, struct hd_req *r);
+};
+
+struct hd_dev {
+	const struct hd_dev_ops *ops;
+	char *path;		/* as given by the user, e.g. "/dev/sdb" or "sim:atlas3" */
+	enum hd_dev_kind kind;
+	uint64_t size;		/* bytes */
+	uint32_t logical_sector;
+	uint32_t physical_sector;
+	uint32_t io_align;	/* offsets and lengths of every access are multiples of this */
+	int rotational;		/* 1, 0, or -1 when unknown */
+	int writable;
+	int direct;		/* 1 when O_DIRECT is in effect */
+	char model[128];	/* drive model where known, else "" */
+	void *priv;		/* backend state */
+};
+
+/*
+ * Open "PATH" (block device or regular file) or "sim:NAME" / "sim:FILE.drive".
+ * Returns 0 or -errno; on failure *errmsg (if not NULL) points to a static
+ * string naming the failing call ("open", "BLKGETSIZE64", ...), to be shown
+ * as "CALL PATH: strerror".
+ */
+int hd_dev_open(struct hd_dev **out, const char *spec, int flags, const char **errcall);
+void hd_dev_close(struct hd_dev *d);
+
+/* Buffer alignment for this device: max(4096, physical sector). */
+size_t hd_dev_align(const struct hd_dev *d);
+/* An aligned, zero-touched, (where allowed) locked buffer; free with hd_buf_free. */
+void *hd_buf_alloc(const struct hd_dev *d, size_t len);
+void hd_buf_free(void *buf, size_t len);
+
+/*
+ * A timed access: checks alignment and bounds (-EINVAL, -ERANGE without any
+ * I/O), reads the clock immediately around the transfer and stores the
+ * elapsed nanoseconds in *lat_ns (also on failure).
+ */
+int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off,
+		 int64_t *lat_ns);
+
+/* Untimed access with the same checks. */
+int hd_dev_io(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off);
+
+const char *hd_dev_kind_name(enum hd_dev_kind k);
+const char *hd_op_name(enum hd_op op);
+
+/*
+ * Backend constructors, called by hd_dev_open() after it has recognised the
+ * spec.  Each fills a freshly allocated struct hd_dev (path already set).
+ */
+int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall);
+int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errcall);
+/*
+ * When hd_sim_open() fails with *errcall set to "sim", the whole message
+ * to show ("FILE:LINE: reason", "sim:foo: unknown preset ...").
+ */
+const char *hd_sim_last_error(void);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * What every probe shares: the run context (device, generator, progress,
+ * interruption, consecutive-failure accounting), the cache-hit calibration
+ * of DESIGN section 3, the signed distance generator, and the common part
+ * of every data file header.
+ */
+#ifndef HDDSCOPE_PROBE_H
+#define HDDSCOPE_PROBE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "hddscope/datafile.h"
+#include "hddscope/dev.h"
+#include "hddscope/util.h"
+
+/* A run stops after this many failed accesses in a row. */
+#define HD_MAX_CONSEC_ERRORS 10
+
+/* Sample classes. */
+enum hd_class {
+	HD_CLASS_MEDIA,
+	HD_CLASS_CACHE,
+	HD_CLASS_ERROR,
+};
+const char *hd_class_name(enum hd_class c);
+
+/* Set by the SIGINT/SIGTERM handler; probes stop after the access in flight. */
+extern volatile sig_atomic_t hd_interrupted;
+void hd_install_signals(void);
+
+struct hd_run {
+	struct hd_dev *dev;
+	struct hd_rng rng;
+	uint64_t seed;
+	int quiet;
+	int progress;		/* draw a progress line (stderr is a terminal, not quiet) */
+	const char *test;
+	uint64_t total, done;
+	int64_t t_start_ns, t_last_draw_ns;
+	int consec_errors;
+	uint64_t errors;
+	int last_err;		/* -errno of the last failed access */
+	uint64_t last_err_off;
+	enum hd_op last_err_op;
+	int64_t cache_threshold_ns;	/* -1: no gap found, every sample is media */
+	int64_t cal_hit_p50_ns, cal_media_p50_ns;
+};
+
+void hd_run_init(struct hd_run *r, struct hd_dev *dev, const char *test, uint64_t seed, int quiet);
+/* Advance and redraw the progress line (at most ~10 times a second). */
+void hd_run_progress(struct hd_run *r, uint64_t done, uint64_t total);
+void hd_run_progress_end(struct hd_run *r);
+
+/*
+ * Account one access result.  Returns 1 when the run must stop because of
+ * HD_MAX_CONSEC_ERRORS failures in a row.
+ */
+int hd_run_account(struct hd_run *r, int rc, enum hd_op op, uint64_t off);
+
+/* Classify a latency against the calibrated threshold. */
+enum hd_class hd_run_classify(const struct hd_run *r, int rc, int64_t lat_ns);
+
+/*
+ * Calibrate the cache-hit threshold with blocks of len bytes: time
+ * guaranteed hits (a block read twice in a row) against media reads at
+ * random far-apart positions.  Sets r->cache_threshold_ns (-1 without a
+ * gap).  buf holds at least len bytes.  Returns 0 or -errno.
+ */
+int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len);
+
+/* Write the header lines every data file carries (device, geometry, run). */
+void hd_run_header(struct hd_run *r, struct hd_df_writer *w);
+
+/* Signed distance generator of the seek probe. */
+struct hd_dist {
+	int log;		/* 1: |d| log-uniform in [min, range]; 0: d uniform in [-range, range] */
+	uint64_t min, range;	/* bytes; multiples of align after hd_dist_setup() */
+	uint64_t align;
+};
+/* Round min up and range down to align; -EINVAL when nothing remains. */
+int hd_dist_setup(struct hd_dist *p);
+int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p);
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * Block device and regular file backend: pread/pwrite with O_DIRECT,
+ * CLOCK_MONOTONIC.  Geometry comes from the kernel (BLKGETSIZE64,
+ * BLKSSZGET, BLKPBSZGET, sysfs) for a block device and from stat() for a
+ * file, which is reported as 512-byte logical and 4096-byte physical sectors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hddscope/dev.h"
+#include "hddscope/util.h"
+
+struct blk {
+	int fd;
+};
+
+static int blk_fd(struct hd_dev *d)
+{
+	return ((struct blk *)d->priv)->fd;
+}
+
+static int blk_read(struct hd_dev *d, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pread(blk_fd(d), buf, len, (off_t)off);
+
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+static int blk_write(struct hd_dev *d, const void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pwrite(blk_fd(d), buf, len, (off_t)off);
+
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+static int64_t blk_now(struct hd_dev *d)
+{
+	(void)d;
+	return hd_mono_ns();
+}
+
+static void blk_idle(struct hd_dev *d, int64_t ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	(void)d;
+	if (ns <= 0)
+		return;
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+static void blk_close(struct hd_dev *d)
+{
+	struct blk *b = d->priv;
+
+	if (b) {
+		close(b->fd);
+		free(b);
+	}
+}
+
+static const struct hd_dev_ops blk_ops = {
+	.name = "blk",
+	.read = blk_read,
+	.write = blk_write,
+	.now_ns = blk_now,
+	.idle_ns = blk_idle,
+	.close = blk_close,
+};
+
+/* Read a small sysfs attribute of the disk behind dev_t rdev. */
+static int sysfs_attr(dev_t rdev, const char *attr, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+	const char *root = getenv("HDDSCOPE_SYSFS");
+
+	/* A partition has no queue/ of its own: fall back to its parent disk. */
+	for (int up = 0; up < 2; up++) {
+		snprintf(path, sizeof(path), "%s/dev/block/%u:%u/%s%s", root ? root : "/sys",
+			 major(rdev), minor(rdev), up ? "../" : "", attr);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(buf, (int)len, f)) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		buf[strcspn(buf, "\n")] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall)
+{
+	struct stat st;
+	struct blk *b;
+	int fd, oflags = O_CLOEXEC | O_DIRECT;
+	char buf[128];
+
+	*errcall = "open";
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		/* Character devices, FIFOs and sockets have no stable offsets to time. */
+		*errcall = "open (not a block device or regular file)";
+		return -ENOTSUP;
+	}
+	oflags |= (flags & HD_OPEN_WRITE) ? O_RDWR : O_RDONLY;
+	/* O_EXCL on a block device: the kernel refuses it while mounted or held. */
+	if ((flags & HD_OPEN_WRITE) && S_ISBLK(st.st_mode))
+		oflags |= O_EXCL;
+	fd = open(path, oflags);
+	if (fd < 0 && errno == EINVAL && S_ISREG(st.st_mode)) {
+		/* A file system without O_DIRECT (tmpfs on older kernels). */
+		fd = open(path, oflags & ~O_DIRECT);
+		if (fd >= 0)
+			d->direct = 0;
+	} else if (fd >= 0) {
+		d->direct = 1;
+	}
+	if (fd < 0)
+		return -errno;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		close(fd);
+		return -ENOMEM;
+	}
+	b->fd = fd;
+	d->priv = b;
+	d->ops = &blk_ops;
+	d->writable = !!(flags & HD_OPEN_WRITE);
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t size;
+		int lss = 0;
+		unsigned int pbs = 0;
+
+		d->kind = HD_DEV_BLOCK;
+		if (ioctl(fd, BLKGETSIZE64, &size) < 0) {
+			*errcall = "ioctl BLKGETSIZE64";
+			goto fail;
+		}
+		if (ioctl(fd, BLKSSZGET, &lss) < 0) {
+			*errcall = "ioctl BLKSSZGET";
+			goto fail;
+		}
+		if (ioctl(fd, BLKPBSZGET, &pbs) < 0) {
+			*errcall = "ioctl BLKPBSZGET";
+			goto fail;
+		}
+		d->size = size;
+		d->logical_sector = (uint32_t)lss;
+		d->physical_sector = pbs ? pbs : (uint32_t)lss;
+		d->io_align = d->logical_sector;
+		if (sysfs_attr(st.st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
+			d->rotational = atoi(buf) != 0;
+		if (sysfs_attr(st.st_rdev, "device/model", buf, sizeof(buf)) == 0) {
+			size_t n = strlen(buf);
+			while (n && buf[n - 1] == ' ')
+				buf[--n] = '\0';
+			snprintf(d->model, sizeof(d->model), "%s", buf);
+		}
+	} else {
+		d->kind = HD_DEV_FILE;
+		d->size = (uint64_t)st.st_size;
+		d->logical_sector = 512;
+		d->physical_sector = 4096;
+		/* O_DIRECT on a file system wants its block alignment. */
+		d->io_align = st.st_blksize > 512 ? (uint32_t)st.st_blksize : 512;
+		if (sysfs_attr(st.st_dev, "queue/rotational", buf, sizeof(buf)) == 0)
+			d->rotational = atoi(buf) != 0;
+	}
+	return 0;
+fail:
+	{
+		int e = errno;
+		blk_close(d);
+		d->priv = NULL;
+		return -e;
+	}
+}

@@ -1,0 +1,98 @@
+/*
+ * Subcommand plumbing: option values with range checks and one-line
+ * errors, device opening with messages that name the object and the call.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/util.h"
+
+void hd_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hddscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void hd_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hddscope: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int hd_opt_size(const char *opt, const char *arg, uint64_t *out)
+{
+	int rc = hd_parse_size(arg, out);
+
+	if (rc) {
+		hd_err("%s '%s': %s (sizes are bytes with an optional k, m, g or t suffix)", opt, arg,
+		       arg[0] == '-' ? "must not be negative" : hd_parse_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int hd_opt_u64(const char *opt, const char *arg, uint64_t *out)
+{
+	int rc = hd_parse_u64(arg, out);
+
+	if (rc) {
+		hd_err("%s '%s': %s", opt, arg, arg[0] == '-' ? "must not be negative" : hd_parse_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int hd_opt_range(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	if (hd_opt_u64(opt, arg, out))
+		return -1;
+	if (*out < lo || *out > hi) {
+		hd_err("%s %s: must be between %llu and %llu", opt, arg, (unsigned long long)lo,
+		       (unsigned long long)hi);
+		return -1;
+	}
+	return 0;
+}
+
+int hd_open_target(struct hd_dev **d, const char *spec, int flags)
+{
+	const char *call = "open";
+	int rc = hd_dev_open(d, spec, flags, &call);
+
+	if (rc == 0)
+		return 0;
+	if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
+		hd_err("%s: device is busy (mounted or in use); refusing to write", spec);
+	else if (rc == -ENOTSUP && strncmp(spec, "sim:", 4) != 0)
+		hd_err("%s: not a block device or regular file", spec);
+	else if (call && strcmp(call, "sim") == 0)
+		hd_err("%s", hd_sim_last_error());
+	else
+		hd_err("%s %s: %s", call, spec, strerror(-rc));
+	return HD_EXIT_SETUP;
+}
+
+int hd_usage_hint(const char *cmd)
+{
+	fprintf(stderr, "Try 'hddscope %s --help'.\n", cmd);
+	return HD_EXIT_USAGE;
+}
+
+void hd_err_access(const struct hd_dev *d, enum hd_op op, uint64_t off, int rc)
+{
+	hd_err("%s %s @ %llu: %s", hd_op_name(op), d->path, (unsigned long long)off, strerror(-rc));
+}

@@ -1,0 +1,504 @@
+/*
+ * Writer and reader of the TSV data files of DESIGN section 4.  The writer
+ * keeps rows in a memory stream so that the header, which ends with whether
+ * the run completed, can be written first; the file appears under its final
+ * name only by rename().  The reader is strict: whatever it does not
+ * understand is an error naming the file and line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hddscope/datafile.h"
+#include "hddscope/util.h"
+
+#define MAX_LINE 65536
+#define MAX_DICT 255
+
+struct hd_df_writer {
+	char *path;
+	char *meta;		/* accumulated "# key: value\n" lines */
+	size_t metalen;
+	FILE *metaf;
+	char *columns;
+	char *rowbuf;
+	size_t rowlen;
+	FILE *rows;
+};
+
+int hd_dfw_open(struct hd_df_writer **out, const char *path, const char *test)
+{
+	struct hd_df_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->path = strdup(path);
+	w->metaf = open_memstream(&w->meta, &w->metalen);
+	w->rows = open_memstream(&w->rowbuf, &w->rowlen);
+	if (!w->path || !w->metaf || !w->rows) {
+		hd_dfw_abort(w);
+		return -ENOMEM;
+	}
+	fprintf(w->metaf, "# test: %s\n", test);
+	*out = w;
+	return 0;
+}
+
+void hd_dfw_meta(struct hd_df_writer *w, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char val[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	/* A value is one line: newlines would start a row. */
+	for (char *p = val; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	fprintf(w->metaf, "# %s: %s\n", key, val);
+}
+
+void hd_dfw_columns(struct hd_df_writer *w, const char *names)
+{
+	free(w->columns);
+	w->columns = strdup(names);
+}
+
+FILE *hd_dfw_rows(struct hd_df_writer *w)
+{
+	return w->rows;
+}
+
+void hd_dfw_abort(struct hd_df_writer *w)
+{
+	if (!w)
+		return;
+	if (w->metaf)
+		fclose(w->metaf);
+	if (w->rows)
+		fclose(w->rows);
+	free(w->meta);
+	free(w->rowbuf);
+	free(w->columns);
+	free(w->path);
+	free(w);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int hd_dfw_finish(struct hd_df_writer *w, int complete, const char **errcall)
+{
+	char *tmp = NULL, *head = NULL;
+	int fd = -1, rc = 0, n;
+
+	*errcall = "write";
+	if (fflush(w->metaf) || fflush(w->rows)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	n = asprintf(&head, "# hddscope-data %d\n%s# complete: %s\n# columns: %s\n", HD_DF_FORMAT,
+		     w->meta, complete ? "yes" : "no", w->columns ? w->columns : "");
+	if (n < 0 || asprintf(&tmp, "%s.tmp.%ld", w->path, (long)getpid()) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*errcall = "open";
+		rc = -errno;
+		goto out;
+	}
+	rc = write_all(fd, head, (size_t)n);
+	if (!rc)
+		rc = write_all(fd, w->rowbuf, w->rowlen);
+	if (!rc && fsync(fd) < 0) {
+		*errcall = "fsync";
+		rc = -errno;
+	}
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	fd = -1;
+	if (!rc && rename(tmp, w->path) < 0) {
+		*errcall = "rename";
+		rc = -errno;
+	}
+	if (rc)
+		unlink(tmp);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
+	free(head);
+	hd_dfw_abort(w);
+	return rc;
+}
+
+/* ---- reader ---- */
+
+static void df_seterr(char *err, size_t errlen, const char *path, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void df_seterr(char *err, size_t errlen, const char *path, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (line)
+		n = snprintf(err, errlen, "%s:%zu: ", path, line);
+	else
+		n = snprintf(err, errlen, "%s: ", path);
+	if (n < 0 || (size_t)n >= errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+void hd_df_free(struct hd_df *df)
+{
+	if (!df)
+		return;
+	for (size_t i = 0; i < df->nmeta; i++) {
+		free(df->keys[i]);
+		free(df->values[i]);
+	}
+	free(df->keys);
+	free(df->values);
+	for (size_t i = 0; i < df->ncols; i++) {
+		struct hd_df_col *c = &df->cols[i];
+		free(c->name);
+		free(c->num);
+		free(c->str);
+		for (size_t j = 0; j < c->ndict; j++)
+			free(c->dict[j]);
+		free(c->dict);
+	}
+	free(df->cols);
+	free(df->path);
+	free(df);
+}
+
+const char *hd_df_meta(const struct hd_df *df, const char *key)
+{
+	for (size_t i = 0; i < df->nmeta; i++)
+		if (strcmp(df->keys[i], key) == 0)
+			return df->values[i];
+	return NULL;
+}
+
+const struct hd_df_col *hd_df_col(const struct hd_df *df, const char *name)
+{
+	for (size_t i = 0; i < df->ncols; i++)
+		if (strcmp(df->cols[i].name, name) == 0)
+			return &df->cols[i];
+	return NULL;
+}
+
+const char *hd_df_str(const struct hd_df_col *c, size_t i)
+{
+	return c->dict[c->str[i]];
+}
+
+static int add_meta(struct hd_df *df, const char *key, const char *val)
+{
+	char **k = realloc(df->keys, (df->nmeta + 1) * sizeof(*k));
+	char **v;
+
+	if (!k)
+		return -1;
+	df->keys = k;
+	v = realloc(df->values, (df->nmeta + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	df->values = v;
+	k[df->nmeta] = strdup(key);
+	v[df->nmeta] = strdup(val);
+	if (!k[df->nmeta] || !v[df->nmeta]) {
+		free(k[df->nmeta]);
+		free(v[df->nmeta]);
+		return -1;
+	}
+	df->nmeta++;
+	return 0;
+}
+
+static int valid_key(const char *k, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
+			return 0;
+	return 1;
+}
+
+static int set_columns(struct hd_df *df, char *names)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(names, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		struct hd_df_col *c = realloc(df->cols, (df->ncols + 1) * sizeof(*c));
+		if (!c)
+			return -1;
+		df->cols = c;
+		memset(&c[df->ncols], 0, sizeof(*c));
+		c[df->ncols].name = strdup(t);
+		if (!c[df->ncols].name)
+			return -1;
+		df->ncols++;
+	}
+	return 0;
+}
+
+static int col_grow(struct hd_df_col *c, size_t cap)
+{
+	if (c->type == HD_COL_NUM) {
+		double *p = realloc(c->num, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		c->num = p;
+	} else {
+		uint8_t *p = realloc(c->str, cap);
+		if (!p)
+			return -1;
+		c->str = p;
+	}
+	return 0;
+}
+
+static int dict_index(struct hd_df_col *c, const char *s)
+{
+	char **d;
+
+	for (size_t i = 0; i < c->ndict; i++)
+		if (strcmp(c->dict[i], s) == 0)
+			return (int)i;
+	if (c->ndict >= MAX_DICT)
+		return -2;
+	d = realloc(c->dict, (c->ndict + 1) * sizeof(*d));
+	if (!d)
+		return -1;
+	c->dict = d;
+	d[c->ndict] = strdup(s);
+	if (!d[c->ndict])
+		return -1;
+	return (int)c->ndict++;
+}
+
+/* Parse one data row (fields is scratch space for ncols pointers). */
+static int parse_row(struct hd_df *df, char *line, size_t lineno, size_t *cap, char **fields,
+		     char *err, size_t errlen)
+{
+	size_t n = 0, r = df->nrows;
+	char *p = line;
+	double v;
+
+	for (;;) {
+		char *tab = strchr(p, '\t');
+		if (n < df->ncols)
+			fields[n] = p;
+		n++;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	if (n != df->ncols) {
+		df_seterr(err, errlen, df->path, lineno, "%zu fields, expected %zu", n, df->ncols);
+		return -1;
+	}
+	if (r == 0)
+		for (size_t i = 0; i < n; i++)
+			df->cols[i].type = hd_parse_double(fields[i], &v) == 0 ? HD_COL_NUM : HD_COL_STR;
+	if (r == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 1024;
+		for (size_t i = 0; i < n; i++)
+			if (col_grow(&df->cols[i], ncap)) {
+				df_seterr(err, errlen, df->path, lineno, "out of memory");
+				return -1;
+			}
+		*cap = ncap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct hd_df_col *c = &df->cols[i];
+
+		if (*fields[i] == '\0') {
+			df_seterr(err, errlen, df->path, lineno, "empty field in column %s", c->name);
+			return -1;
+		}
+		if (c->type == HD_COL_NUM) {
+			if (hd_parse_double(fields[i], &v)) {
+				df_seterr(err, errlen, df->path, lineno, "column %s: not a number: '%.40s'",
+					  c->name, fields[i]);
+				return -1;
+			}
+			c->num[r] = v;
+		} else {
+			int k = dict_index(c, fields[i]);
+			if (k == -2) {
+				df_seterr(err, errlen, df->path, lineno, "column %s: more than %d distinct values",
+					  c->name, MAX_DICT);
+				return -1;
+			}
+			if (k < 0) {
+				df_seterr(err, errlen, df->path, lineno, "out of memory");
+				return -1;
+			}
+			c->str[r] = (uint8_t)k;
+		}
+	}
+	df->nrows++;
+	return 0;
+}
+
+int hd_df_read(const char *path, struct hd_df **out, char *err, size_t errlen)
+{
+	struct hd_df *df = calloc(1, sizeof(*df));
+	char *line = NULL, **fields = NULL;
+	size_t cap = 0, lineno = 0, rowcap = 0;
+	int have_columns = 0, rc = -1;
+	FILE *f;
+
+	if (!df || !(df->path = strdup(path))) {
+		df_seterr(err, errlen, path, 0, "out of memory");
+		free(df);
+		return -1;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+		hd_df_free(df);
+		return -1;
+	}
+	for (;;) {
+		ssize_t n = getline(&line, &cap, f);
+
+		if (n < 0)
+			break;
+		lineno++;
+		if ((size_t)n > MAX_LINE) {
+			df_seterr(err, errlen, path, lineno, "line longer than %d bytes", MAX_LINE);
+			goto out;
+		}
+		if (memchr(line, '\0', (size_t)n)) {
+			df_seterr(err, errlen, path, lineno, "NUL byte in a text file");
+			goto out;
+		}
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		else if (!feof(f)) {
+			df_seterr(err, errlen, path, lineno, "read error");
+			goto out;
+		}
+		if (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (lineno == 1) {
+			int ver;
+			char extra;
+			if (sscanf(line, "# hddscope-data %d%c", &ver, &extra) != 1) {
+				df_seterr(err, errlen, path, lineno, "not an hddscope data file "
+					  "(the first line must be '# hddscope-data %d')", HD_DF_FORMAT);
+				goto out;
+			}
+			if (ver != HD_DF_FORMAT) {
+				df_seterr(err, errlen, path, lineno, "unsupported format version %d (this build reads %d)",
+					  ver, HD_DF_FORMAT);
+				goto out;
+			}
+			continue;
+		}
+		if (!have_columns) {
+			char *colon, *value;
+			size_t klen;
+
+			if (strncmp(line, "# ", 2) != 0) {
+				df_seterr(err, errlen, path, lineno, "expected a '# key: value' header line or '# columns: ...'");
+				goto out;
+			}
+			colon = strstr(line + 2, ": ");
+			klen = colon ? (size_t)(colon - (line + 2)) : 0;
+			if (!colon && line[n - 1] == ':') {
+				/* "# key:" with an empty value. */
+				colon = line + n - 1;
+				klen = (size_t)(colon - (line + 2));
+			}
+			if (!colon || !valid_key(line + 2, klen)) {
+				df_seterr(err, errlen, path, lineno, "malformed header line (expected '# key: value')");
+				goto out;
+			}
+			value = colon[1] == ' ' ? colon + 2 : colon + 1;
+			line[2 + klen] = '\0';
+			if (strcmp(line + 2, "columns") == 0) {
+				if (set_columns(df, value) || df->ncols == 0) {
+					df_seterr(err, errlen, path, lineno, "no column names");
+					goto out;
+				}
+				fields = calloc(df->ncols, sizeof(*fields));
+				if (!fields) {
+					df_seterr(err, errlen, path, lineno, "out of memory");
+					goto out;
+				}
+				have_columns = 1;
+				continue;
+			}
+			if (add_meta(df, line + 2, value)) {
+				df_seterr(err, errlen, path, lineno, "out of memory");
+				goto out;
+			}
+			continue;
+		}
+		if (line[0] == '#') {
+			df_seterr(err, errlen, path, lineno, "header line after the columns line");
+			goto out;
+		}
+		if (n == 0) {
+			df_seterr(err, errlen, path, lineno, "empty line");
+			goto out;
+		}
+		if (parse_row(df, line, lineno, &rowcap, fields, err, errlen))
+			goto out;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (lineno == 0) {
+		df_seterr(err, errlen, path, 0, "empty file");
+		goto out;
+	}
+	if (!have_columns) {
+		df_seterr(err, errlen, path, lineno, "truncated header: no '# columns:' line");
+		goto out;
+	}
+	if (!hd_df_meta(df, "test")) {
+		df_seterr(err, errlen, path, 0, "no 'test:' header line");
+		goto out;
+	}
+	rc = 0;
+	*out = df;
+out:
+	fclose(f);
+	free(line);
+	free(fields);
+	if (rc)
+		hd_df_free(df);
+	return rc;
+}

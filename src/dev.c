@@ -1,0 +1,155 @@
+/*
+ * The device interface shared by all backends: opening by spec, bounds and
+ * alignment checks, timing around the transfer, aligned buffers.  Backends
+ * only move bytes; everything that must hold for every backend lives here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "hddscope/dev.h"
+
+int hd_dev_open(struct hd_dev **out, const char *spec, int flags, const char **errcall)
+{
+	struct hd_dev *d = calloc(1, sizeof(*d));
+	int rc;
+
+	*errcall = "open";
+	if (!d)
+		return -ENOMEM;
+	d->path = strdup(spec);
+	if (!d->path) {
+		free(d);
+		return -ENOMEM;
+	}
+	d->rotational = -1;
+	if (strncmp(spec, "sim:", 4) == 0)
+		rc = hd_sim_open(d, spec + 4, flags, errcall);
+	else
+		rc = hd_blk_open(d, spec, flags, errcall);
+	if (rc) {
+		free(d->path);
+		free(d);
+		return rc;
+	}
+	if (d->io_align < d->logical_sector)
+		d->io_align = d->logical_sector;
+	*out = d;
+	return 0;
+}
+
+void hd_dev_close(struct hd_dev *d)
+{
+	if (!d)
+		return;
+	if (d->ops && d->ops->close)
+		d->ops->close(d);
+	free(d->path);
+	free(d);
+}
+
+size_t hd_dev_align(const struct hd_dev *d)
+{
+	return d->physical_sector > 4096 ? d->physical_sector : 4096;
+}
+
+void *hd_buf_alloc(const struct hd_dev *d, size_t len)
+{
+	size_t al = hd_dev_align(d);
+	size_t n = (len + al - 1) / al * al;
+	void *p = NULL;
+
+	if (n == 0 || posix_memalign(&p, al, n))
+		return NULL;
+	/* Touch every page now so that no page fault lands in a timed call. */
+	memset(p, 0, n);
+	(void)mlock(p, n);
+	return p;
+}
+
+void hd_buf_free(void *buf, size_t len)
+{
+	if (!buf)
+		return;
+	(void)munlock(buf, len);
+	free(buf);
+}
+
+static int check_access(const struct hd_dev *d, size_t len, uint64_t off)
+{
+	if (len == 0 || len % d->io_align || off % d->io_align)
+		return -EINVAL;
+	if (off > d->size || len > d->size - off)
+		return -ERANGE;
+	return 0;
+}
+
+int hd_dev_io(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off)
+{
+	int rc = check_access(d, len, off);
+
+	if (rc)
+		return rc;
+	if (op == HD_OP_WRITE)
+		return d->writable ? d->ops->write(d, buf, len, off) : -EBADF;
+	return d->ops->read(d, buf, len, off);
+}
+
+int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off, int64_t *lat_ns)
+{
+	const struct hd_dev_ops *ops = d->ops;
+	int64_t t0, t1;
+	int rc = check_access(d, len, off);
+
+	*lat_ns = 0;
+	if (rc)
+		return rc;
+	if (op == HD_OP_WRITE && !d->writable)
+		return -EBADF;
+	/* Nothing but the transfer between the two clock reads. */
+	if (op == HD_OP_WRITE) {
+		t0 = ops->now_ns(d);
+		rc = ops->write(d, buf, len, off);
+		t1 = ops->now_ns(d);
+	} else {
+		t0 = ops->now_ns(d);
+		rc = ops->read(d, buf, len, off);
+		t1 = ops->now_ns(d);
+	}
+	*lat_ns = t1 - t0;
+	return rc;
+}
+
+const char *hd_dev_kind_name(enum hd_dev_kind k)
+{
+	switch (k) {
+	case HD_DEV_BLOCK: return "block device";
+	case HD_DEV_FILE: return "regular file";
+	case HD_DEV_SIM: return "simulated drive";
+	}
+	return "unknown";
+}
+
+const char *hd_op_name(enum hd_op op)
+{
+	return op == HD_OP_WRITE ? "write" : "read";
+}
+
+/*
+ * Stand-ins until the simulated drive backend is linked in; the sim
+ * module's strong definitions replace them.
+ */
+__attribute__((weak)) int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errcall)
+{
+	(void)d;
+	(void)spec;
+	(void)flags;
+	*errcall = "open";
+	return -ENOTSUP;
+}
+
+__attribute__((weak)) const char *hd_sim_last_error(void)
+{
+	return "simulated drive unavailable";
+}

@@ -1,0 +1,59 @@
+/*
+ * hddscope: characterize spinning hard disks from the host side.
+ * This file only dispatches to subcommands; each owns its options.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hddscope/cmd.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "seek", hd_cmd_seek, "seek curve: latency against signed distance from a reference" },
+	{ "info", hd_cmd_info, "what hddscope sees of a device: size, sectors, rotational" },
+	{ "plot", hd_cmd_plot, "draw charts of data files with gnuplot" },
+	{ "sim", hd_cmd_sim, "list and show the built-in simulated drives" },
+	{ "replay", hd_cmd_replay, "replay a request trace on a simulated drive" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: hddscope COMMAND [OPTIONS] [DEVICE]\n\n"
+		   "Characterize a spinning hard disk: time O_DIRECT accesses, write the\n"
+		   "samples as data files, chart them.  DEVICE is a block device, a regular\n"
+		   "file, or a simulated drive sim:NAME (default: " HD_DEFAULT_TARGET ").\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'hddscope COMMAND --help' describes a command's options.\n"
+		   "Nothing is ever written to a device without --write.\n\n"
+		   "Exit codes: 0 ok, 1 usage error, 2 setup failure (cannot open, refused),\n"
+		   "3 runtime failure (the device keeps failing), 130 interrupted.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return HD_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return HD_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("hddscope %s\n", HDDSCOPE_VERSION);
+		return HD_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	hd_err("unknown command '%s'", argv[1]);
+	fprintf(stderr, "Try 'hddscope --help'.\n");
+	return HD_EXIT_USAGE;
+}

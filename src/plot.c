@@ -1,0 +1,196 @@
+/*
+ * hddscope plot: run the gnuplot script that matches each data file's
+ * "test:" header.  Scripts are looked up in $HDDSCOPE_PLOTS, beside the
+ * installed binary (../share/hddscope/plots), in the install prefix and in
+ * the source tree the binary was built from.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/datafile.h"
+
+static void plot_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope plot [OPTIONS] FILE...\n"
+"\n"
+"Draw a chart of each data file with the gnuplot script for its test\n"
+"(plots/TEST.gp), as OUTDIR/NAME.png (or .svg).\n"
+"\n"
+"  -o, --output DIR   where the charts go (beside each data file)\n"
+"  --svg              SVG instead of PNG\n"
+"  -h, --help         this help\n"
+"\n"
+"Scripts are looked up in $HDDSCOPE_PLOTS, next to the installed binary and\n"
+"in the source tree.  Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
+"Exit codes: 0 ok, 1 usage, 2 setup (no gnuplot, no script, bad file),\n"
+"3 gnuplot failed.\n");
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Find plots/<test>.gp; returns 0 and fills path, or -1. */
+static int find_script(const char *test, char *path, size_t len)
+{
+	const char *env = getenv("HDDSCOPE_PLOTS");
+	char exe[PATH_MAX], dirs[4][PATH_MAX];
+	int n = 0;
+	ssize_t k;
+
+	if (env && *env)
+		snprintf(dirs[n++], PATH_MAX, "%s", env);
+	k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (k > 0) {
+		exe[k] = '\0';
+		snprintf(dirs[n++], PATH_MAX, "%s/../share/hddscope/plots", dirname(exe));
+	}
+	snprintf(dirs[n++], PATH_MAX, "%s", HDDSCOPE_INSTALL_PLOTS);
+	snprintf(dirs[n++], PATH_MAX, "%s", HDDSCOPE_SOURCE_PLOTS);
+	for (int i = 0; i < n; i++) {
+		int k2 = snprintf(path, len, "%s/%s.gp", dirs[i], test);
+		if (k2 > 0 && (size_t)k2 < len && is_file(path))
+			return 0;
+	}
+	return -1;
+}
+
+/* Is prog on PATH? */
+static int on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+		if (access(buf, X_OK) == 0)
+			return 1;
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return 0;
+}
+
+static int run_gnuplot(const char *script, const char *data, const char *out)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", "-c", script, data, out, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int hd_cmd_plot(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "svg", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *outdir = NULL, *ext = "png";
+	int c, ex = HD_EXIT_OK;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			outdir = optarg;
+			break;
+		case 's':
+			ext = "svg";
+			break;
+		case 'h':
+			plot_usage(stdout);
+			return HD_EXIT_OK;
+		case ':':
+			hd_err("option '%s' needs a value", argv[optind - 1]);
+			return hd_usage_hint("plot");
+		default:
+			hd_err("unknown option '%s'", argv[optind - 1]);
+			return hd_usage_hint("plot");
+		}
+	}
+	if (optind >= argc) {
+		hd_err("no data file given");
+		return hd_usage_hint("plot");
+	}
+	if (!on_path("gnuplot")) {
+		hd_err("gnuplot not found in PATH; install it (Debian: apt-get install gnuplot-nox)");
+		return HD_EXIT_SETUP;
+	}
+	if (outdir && mkdir(outdir, 0755) < 0 && errno != EEXIST) {
+		hd_err("mkdir %s: %s", outdir, strerror(errno));
+		return HD_EXIT_SETUP;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct hd_df *df;
+		char err[512], script[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX], name[PATH_MAX];
+		const char *test;
+		char *dot;
+		int rc;
+
+		if (hd_df_read(argv[i], &df, err, sizeof(err))) {
+			hd_err("%s", err);
+			ex = HD_EXIT_SETUP;
+			continue;
+		}
+		test = hd_df_meta(df, "test");
+		if (find_script(test, script, sizeof(script))) {
+			hd_err("%s: no chart script for test '%s' (looked for %s.gp; set HDDSCOPE_PLOTS)", argv[i],
+			       test, test);
+			hd_df_free(df);
+			ex = HD_EXIT_SETUP;
+			continue;
+		}
+		hd_df_free(df);
+		snprintf(tmp, sizeof(tmp), "%s", argv[i]);
+		snprintf(name, sizeof(name), "%s", basename(tmp));
+		dot = strrchr(name, '.');
+		if (dot && dot != name)
+			*dot = '\0';
+		if (!outdir)
+			snprintf(tmp, sizeof(tmp), "%s", argv[i]);
+		rc = snprintf(out, sizeof(out), "%s/%s.%s", outdir ? outdir : dirname(tmp), name, ext);
+		if (rc < 0 || (size_t)rc >= sizeof(out)) {
+			hd_err("%s: output path too long", argv[i]);
+			ex = HD_EXIT_USAGE;
+			continue;
+		}
+		rc = run_gnuplot(script, argv[i], out);
+		if (rc != 0) {
+			hd_err("gnuplot -c %s %s %s: failed (status %d)", script, argv[i], out, rc);
+			ex = HD_EXIT_RUNTIME;
+			continue;
+		}
+		printf("%s\n", out);
+	}
+	return ex;
+}

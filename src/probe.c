@@ -1,0 +1,220 @@
+/*
+ * The machinery every probe shares: run context, progress line, signal
+ * handling, failure accounting, the cache-hit calibration and the signed
+ * distance generator.  Probes build request patterns; this file makes sure
+ * they all measure, label and stop the same way.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hddscope/probe.h"
+#include "hddscope/stats.h"
+
+volatile sig_atomic_t hd_interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	hd_interrupted = 1;
+}
+
+void hd_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a sleep in idle_ns ends early, the access in flight completes. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+const char *hd_class_name(enum hd_class c)
+{
+	switch (c) {
+	case HD_CLASS_MEDIA: return "media";
+	case HD_CLASS_CACHE: return "cache";
+	case HD_CLASS_ERROR: return "error";
+	}
+	return "error";
+}
+
+void hd_run_init(struct hd_run *r, struct hd_dev *dev, const char *test, uint64_t seed, int quiet)
+{
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	r->test = test;
+	r->seed = seed;
+	r->quiet = quiet;
+	r->progress = !quiet && isatty(STDERR_FILENO);
+	r->cache_threshold_ns = -1;
+	hd_rng_seed(&r->rng, seed);
+	r->t_start_ns = hd_mono_ns();
+}
+
+void hd_run_progress(struct hd_run *r, uint64_t done, uint64_t total)
+{
+	int64_t now;
+	double el, eta;
+
+	r->done = done;
+	r->total = total;
+	if (!r->progress)
+		return;
+	now = hd_mono_ns();
+	if (done < total && now - r->t_last_draw_ns < 100000000)
+		return;
+	r->t_last_draw_ns = now;
+	el = (double)(now - r->t_start_ns) / 1e9;
+	eta = done ? el * (double)(total - done) / (double)done : 0;
+	fprintf(stderr, "\r%s: %llu/%llu (%3.0f%%)  ETA %4.0fs ", r->test, (unsigned long long)done,
+		(unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, eta);
+}
+
+void hd_run_progress_end(struct hd_run *r)
+{
+	if (r->progress && r->t_last_draw_ns)
+		fputc('\n', stderr);
+}
+
+int hd_run_account(struct hd_run *r, int rc, enum hd_op op, uint64_t off)
+{
+	if (rc == 0) {
+		r->consec_errors = 0;
+		return 0;
+	}
+	r->errors++;
+	r->consec_errors++;
+	r->last_err = rc;
+	r->last_err_off = off;
+	r->last_err_op = op;
+	return r->consec_errors >= HD_MAX_CONSEC_ERRORS;
+}
+
+enum hd_class hd_run_classify(const struct hd_run *r, int rc, int64_t lat_ns)
+{
+	if (rc)
+		return HD_CLASS_ERROR;
+	if (r->cache_threshold_ns >= 0 && lat_ns < r->cache_threshold_ns)
+		return HD_CLASS_CACHE;
+	return HD_CLASS_MEDIA;
+}
+
+#define CAL_N 24
+
+int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
+{
+	struct hd_dev *d = r->dev;
+	int64_t hit[CAL_N], media[CAL_N], lat;
+	uint64_t nblk = (d->size - len) / d->io_align;
+	int nh = 0, nm = 0, rc;
+
+	r->cache_threshold_ns = -1;
+	/*
+	 * Media reads at random positions: each lands far from the last one,
+	 * so neither a read cache nor read-ahead can serve it.  Alternating
+	 * halves of the device keeps every step long.
+	 */
+	for (int i = 0; i < CAL_N; i++) {
+		uint64_t half = nblk / 2, blk = hd_rng_below(&r->rng, half ? half : 1);
+		uint64_t off = ((i & 1) ? blk + half : blk) * d->io_align;
+
+		rc = hd_dev_timed(d, HD_OP_READ, buf, len, off, &lat);
+		if (rc == -EINTR || hd_interrupted)
+			return -EINTR;
+		if (rc)
+			continue;
+		media[nm++] = lat;
+	}
+	/* Guaranteed hits: the same block read again right away. */
+	for (int i = 0; i < CAL_N / 4 && nh < CAL_N; i++) {
+		uint64_t off = hd_rng_below(&r->rng, nblk ? nblk : 1) * d->io_align;
+
+		if (hd_dev_io(d, HD_OP_READ, buf, len, off))
+			continue;
+		for (int k = 0; k < 4; k++) {
+			rc = hd_dev_timed(d, HD_OP_READ, buf, len, off, &lat);
+			if (rc == -EINTR || hd_interrupted)
+				return -EINTR;
+			if (rc == 0)
+				hit[nh++] = lat;
+		}
+	}
+	if (nh < 4 || nm < 4)
+		return -EIO;
+	hd_sort_i64(hit, (size_t)nh);
+	hd_sort_i64(media, (size_t)nm);
+	r->cal_hit_p50_ns = hd_percentile_i64(hit, (size_t)nh, 50);
+	r->cal_media_p50_ns = hd_percentile_i64(media, (size_t)nm, 50);
+	{
+		int64_t h = hit[nh - 1];	/* slowest hit */
+		int64_t m = hd_percentile_i64(media, (size_t)nm, 10);
+		int64_t thr = 2 * h > h + 250000 ? 2 * h : h + 250000;
+
+		/*
+		 * A gap means hits and media reads are different populations: the
+		 * threshold sits well above every hit and below nearly every media
+		 * read.  On an SSD or a RAM-backed device there is no such gap.
+		 */
+		if (thr < m)
+			r->cache_threshold_ns = thr;
+	}
+	return 0;
+}
+
+void hd_run_header(struct hd_run *r, struct hd_df_writer *w)
+{
+	struct hd_dev *d = r->dev;
+	char when[32];
+
+	hd_dfw_meta(w, "device", "%s", d->path);
+	hd_dfw_meta(w, "device_kind", "%s", hd_dev_kind_name(d->kind));
+	hd_dfw_meta(w, "model", "%s", d->model[0] ? d->model : "unknown");
+	hd_dfw_meta(w, "capacity_bytes", "%llu", (unsigned long long)d->size);
+	hd_dfw_meta(w, "sector_bytes", "%u", d->logical_sector);
+	hd_dfw_meta(w, "physical_sector_bytes", "%u", d->physical_sector);
+	hd_dfw_meta(w, "rotational", "%s", d->rotational < 0 ? "unknown" : d->rotational ? "yes" : "no");
+	hd_dfw_meta(w, "direct_io", "%s", d->direct ? "yes" : "no");
+	hd_dfw_meta(w, "hddscope_version", "%s", HDDSCOPE_VERSION);
+	hd_dfw_meta(w, "started", "%s", hd_utc_now(when, sizeof(when)));
+}
+
+int hd_dist_setup(struct hd_dist *p)
+{
+	if (p->align == 0)
+		return -EINVAL;
+	p->min = (p->min + p->align - 1) / p->align * p->align;
+	if (p->min == 0)
+		p->min = p->align;
+	p->range = p->range / p->align * p->align;
+	if (p->range == 0 || (p->log && p->min > p->range))
+		return -EINVAL;
+	return 0;
+}
+
+int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p)
+{
+	uint64_t units = p->range / p->align, mag;
+
+	if (!p->log) {
+		/* Uniform over every aligned d in [-range, +range]. */
+		uint64_t k = hd_rng_below(r, 2 * units + 1);
+		return ((int64_t)k - (int64_t)units) * (int64_t)p->align;
+	}
+	{
+		double lo = log((double)p->min), hi = log((double)p->range);
+		double m = exp(lo + hd_rng_uniform(r) * (hi - lo));
+
+		mag = (uint64_t)llround(m / (double)p->align) * p->align;
+		if (mag < p->min)
+			mag = p->min;
+		if (mag > p->range)
+			mag = p->range;
+	}
+	return (hd_rng_next(r) >> 63) ? -(int64_t)mag : (int64_t)mag;
+}

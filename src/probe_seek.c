@@ -1,0 +1,421 @@
+/*
+ * The seek probe: position the head with a media read at a jittered
+ * reference R, then time one access at R + d for a signed distance d.
+ * Latency against d is the drive's seek curve with rotation on top.
+ * Writes are data-preserving: each target's bytes are read (untimed) just
+ * before and written back unchanged by the timed write.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/probe.h"
+
+#define SEEK_DEFAULT_SEED 1
+/* A reference read that was a cache hit is redone at most this often. */
+#define SEEK_REF_TRIES 8
+
+struct seek_opts {
+	enum hd_op op;
+	int have_ref;
+	uint64_t ref, range, min, samples, block, seed;
+	int log;
+	int write_ok, quiet;
+	const char *out;
+	const char *device;
+};
+
+static void seek_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope seek [OPTIONS] [DEVICE]\n"
+"\n"
+"Time accesses at signed distances from a reference point: the seek curve.\n"
+"Each sample is a media read at a jittered reference R, then one timed access\n"
+"at R + d.  DEVICE is a block device, a regular file, or sim:NAME\n"
+"(default: " HD_DEFAULT_TARGET ", a simulated drive built from measured data).\n"
+"\n"
+"Pattern:\n"
+"  --op read|write     access to time (read)\n"
+"  --ref OFFSET        nominal reference point (middle of the device)\n"
+"  --range SIZE        largest |distance| (1g); shrunk to fit the device\n"
+"  --min SIZE          smallest |distance| for --dist log (256k)\n"
+"  --dist log|linear   log: |d| log-uniform in [min, range], random sign;\n"
+"                      linear: d uniform in [-range, +range] (log)\n"
+"  --samples N         number of timed accesses (2000)\n"
+"  --block SIZE        bytes per access, a multiple of the sector (4k)\n"
+"  --seed N            random seed; equal seeds repeat a run (%d)\n"
+"Safety:\n"
+"  --write             allow --op write (data-preserving: every target is read\n"
+"                      first and the same bytes are written back)\n"
+"Output:\n"
+"  -o, --output FILE   data file (seek-<op>.tsv)\n"
+"  -q, --quiet         no progress line\n"
+"  -h, --help          this help\n"
+"\n"
+"SIZE and OFFSET take k, m, g, t suffixes (powers of 1024).\n"
+"Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 runtime failure\n"
+"(10 consecutive failed accesses), 130 interrupted (partial data is kept).\n",
+		SEEK_DEFAULT_SEED);
+}
+
+static int seek_parse(int argc, char **argv, struct seek_opts *o)
+{
+	enum { O_OP = 256, O_REF, O_RANGE, O_MIN, O_SAMPLES, O_BLOCK, O_DIST, O_SEED, O_WRITE };
+	static const struct option lo[] = {
+		{ "op", required_argument, NULL, O_OP },
+		{ "ref", required_argument, NULL, O_REF },
+		{ "range", required_argument, NULL, O_RANGE },
+		{ "min", required_argument, NULL, O_MIN },
+		{ "samples", required_argument, NULL, O_SAMPLES },
+		{ "block", required_argument, NULL, O_BLOCK },
+		{ "dist", required_argument, NULL, O_DIST },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "write", no_argument, NULL, O_WRITE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->op = HD_OP_READ;
+	o->range = 1ULL << 30;
+	o->min = 256 << 10;
+	o->samples = 2000;
+	o->block = 4096;
+	o->seed = SEEK_DEFAULT_SEED;
+	o->log = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case O_OP:
+			if (strcmp(optarg, "read") == 0)
+				o->op = HD_OP_READ;
+			else if (strcmp(optarg, "write") == 0)
+				o->op = HD_OP_WRITE;
+			else {
+				hd_err("--op '%s': must be read or write", optarg);
+				return -1;
+			}
+			break;
+		case O_REF:
+			if (hd_opt_size("--ref", optarg, &o->ref))
+				return -1;
+			o->have_ref = 1;
+			break;
+		case O_RANGE:
+			if (hd_opt_size("--range", optarg, &o->range))
+				return -1;
+			if (o->range == 0) {
+				hd_err("--range %s: must be greater than zero", optarg);
+				return -1;
+			}
+			break;
+		case O_MIN:
+			if (hd_opt_size("--min", optarg, &o->min))
+				return -1;
+			break;
+		case O_SAMPLES:
+			if (hd_opt_range("--samples", optarg, 1, 100000000, &o->samples))
+				return -1;
+			break;
+		case O_BLOCK:
+			if (hd_opt_size("--block", optarg, &o->block))
+				return -1;
+			if (o->block == 0 || o->block > (64u << 20)) {
+				hd_err("--block %s: must be between one sector and 64m", optarg);
+				return -1;
+			}
+			break;
+		case O_DIST:
+			if (strcmp(optarg, "log") == 0)
+				o->log = 1;
+			else if (strcmp(optarg, "linear") == 0)
+				o->log = 0;
+			else {
+				hd_err("--dist '%s': must be log or linear", optarg);
+				return -1;
+			}
+			break;
+		case O_SEED:
+			if (hd_opt_u64("--seed", optarg, &o->seed))
+				return -1;
+			break;
+		case O_WRITE:
+			o->write_ok = 1;
+			break;
+		case 'o':
+			if (!*optarg) {
+				hd_err("-o: empty file name");
+				return -1;
+			}
+			o->out = optarg;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			seek_usage(stdout);
+			return 1;
+		case ':':
+			hd_err("option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			hd_err("unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (argc - optind > 1) {
+		hd_err("too many arguments: '%s'", argv[optind + 1]);
+		return -1;
+	}
+	o->device = optind < argc ? argv[optind] : HD_DEFAULT_TARGET;
+	return 0;
+}
+
+/* Everything the sampling loop needs, fixed before the first access. */
+struct seek_plan {
+	uint64_t ref, jitter, block;	/* R is ref +- jitter/2 */
+	struct hd_dist dist;
+	uint64_t range_asked;
+};
+
+/*
+ * Fit reference, jitter window and range into the device.  Returns 0 or
+ * an exit code after printing why.
+ */
+static int seek_setup(const struct seek_opts *o, const struct hd_dev *d, struct seek_plan *p)
+{
+	uint64_t al = d->io_align, size = d->size, room_lo, room_hi, r;
+
+	if (o->block % al) {
+		hd_err("--block %llu: not a multiple of the %u-byte access unit of %s",
+		       (unsigned long long)o->block, (unsigned)al, d->path);
+		return HD_EXIT_USAGE;
+	}
+	if (size < 2 * o->block) {
+		hd_err("%s: device too small (%llu bytes; at least two blocks of %llu are needed)", d->path,
+		       (unsigned long long)size, (unsigned long long)o->block);
+		return HD_EXIT_SETUP;
+	}
+	p->block = o->block;
+	p->ref = o->have_ref ? o->ref / al * al : size / 2 / al * al;
+	if (p->ref > size - o->block) {
+		hd_err("--ref %llu: beyond the end of %s (%llu bytes)", (unsigned long long)o->ref, d->path,
+		       (unsigned long long)size);
+		return HD_EXIT_USAGE;
+	}
+	/* The jitter window: a megabyte, less on small devices. */
+	p->jitter = (1u << 20) < size / 16 ? (1u << 20) : size / 16 / al * al;
+	room_lo = p->ref >= p->jitter / 2 ? p->ref - p->jitter / 2 : 0;
+	room_hi = size - o->block - p->ref >= p->jitter / 2 ? size - o->block - p->ref - p->jitter / 2 : 0;
+	/* The range must fit on both sides, since d takes both signs. */
+	r = o->range < room_lo ? o->range : room_lo;
+	r = r < room_hi ? r : room_hi;
+	p->range_asked = o->range;
+	p->dist.log = o->log;
+	p->dist.min = o->min;
+	p->dist.range = r;
+	p->dist.align = al;
+	if (hd_dist_setup(&p->dist)) {
+		hd_err("%s: no room for distances of at least %llu bytes around reference %llu "
+		       "(at most %llu fit); lower --min or move --ref", d->path, (unsigned long long)o->min,
+		       (unsigned long long)p->ref, (unsigned long long)r);
+		return HD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* A reference point: ref moved by an aligned random amount within the window. */
+static uint64_t seek_pick_ref(struct hd_run *run, const struct seek_plan *p)
+{
+	uint64_t al = run->dev->io_align, units = p->jitter / al;
+
+	if (units == 0)
+		return p->ref;
+	return p->ref - units / 2 * al + hd_rng_below(&run->rng, units + 1) * al;
+}
+
+static void put_ms(FILE *f, int64_t ns)
+{
+	if (ns < 0) {
+		fputc('-', f);
+		ns = -ns;
+	}
+	fprintf(f, "%" PRId64 ".%06" PRId64, ns / 1000000, ns % 1000000);
+}
+
+int hd_cmd_seek(int argc, char **argv)
+{
+	struct seek_opts o;
+	struct seek_plan p;
+	struct hd_dev *d = NULL;
+	struct hd_df_writer *w = NULL;
+	struct hd_run run;
+	void *buf = NULL, *wbuf = NULL;
+	char outname[64];
+	const char *out, *call;
+	int rc, ex = HD_EXIT_OK, stopped = 0;
+	uint64_t i, nmedia = 0, ncache = 0;
+	FILE *rows;
+
+	rc = seek_parse(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("seek");
+	if (o.op == HD_OP_WRITE && !o.write_ok) {
+		hd_err("--op write changes data on %s; add --write to allow it (the probe writes back "
+		       "exactly the bytes it read)", o.device);
+		return HD_EXIT_SETUP;
+	}
+	snprintf(outname, sizeof(outname), "seek-%s.tsv", hd_op_name(o.op));
+	out = o.out ? o.out : outname;
+	ex = hd_open_target(&d, o.device, o.op == HD_OP_WRITE ? HD_OPEN_WRITE : 0);
+	if (ex)
+		return ex;
+	ex = seek_setup(&o, d, &p);
+	if (ex)
+		goto done;
+	buf = hd_buf_alloc(d, p.block);
+	wbuf = hd_buf_alloc(d, p.block);
+	if (!buf || !wbuf) {
+		hd_err("%s: cannot allocate %llu-byte buffers", d->path, (unsigned long long)p.block);
+		ex = HD_EXIT_SETUP;
+		goto done;
+	}
+	rc = hd_dfw_open(&w, out, "seek");
+	if (rc) {
+		hd_err("create %s: %s", out, strerror(-rc));
+		ex = HD_EXIT_SETUP;
+		goto done;
+	}
+	hd_run_init(&run, d, "seek", o.seed, o.quiet);
+	hd_install_signals();
+	hd_run_header(&run, w);
+
+	rc = hd_calibrate_cache(&run, buf, p.block);
+	if (rc == -EINTR) {
+		stopped = 1;
+	} else if (rc) {
+		hd_err("%s: cache calibration failed: too many read errors", d->path);
+		hd_dfw_abort(w);
+		w = NULL;
+		ex = HD_EXIT_RUNTIME;
+		goto done;
+	}
+
+	rows = hd_dfw_rows(w);
+	for (i = 0; i < o.samples && !stopped && !hd_interrupted; i++) {
+		int64_t dist = hd_dist_next(&run.rng, &p.dist), lat = 0;
+		uint64_t r = 0, target = 0;
+		enum hd_class cls;
+		int tries, fatal = 0;
+
+		rc = 0;
+		for (tries = 0; tries < SEEK_REF_TRIES; tries++) {
+			int64_t rlat;
+
+			r = seek_pick_ref(&run, &p);
+			target = (uint64_t)((int64_t)r + dist);
+			/* Know the bytes before touching them: only they are written back. */
+			if (o.op == HD_OP_WRITE) {
+				rc = hd_dev_io(d, HD_OP_READ, wbuf, p.block, target);
+				if (rc) {
+					fatal = hd_run_account(&run, rc, HD_OP_READ, target);
+					break;
+				}
+			}
+			rc = hd_dev_timed(d, HD_OP_READ, buf, p.block, r, &rlat);
+			if (rc) {
+				fatal = hd_run_account(&run, rc, HD_OP_READ, r);
+				if (fatal || hd_interrupted)
+					break;
+				continue;
+			}
+			/* A hit means the head did not move: redo at another nearby block. */
+			if (hd_run_classify(&run, 0, rlat) == HD_CLASS_MEDIA)
+				break;
+		}
+		if (hd_interrupted)
+			break;
+		if (rc == 0) {
+			rc = hd_dev_timed(d, o.op, o.op == HD_OP_WRITE ? wbuf : buf, p.block, target, &lat);
+			if (rc == -EINTR && hd_interrupted)
+				break;
+			fatal = hd_run_account(&run, rc, o.op, target);
+		}
+		cls = hd_run_classify(&run, rc, lat);
+		nmedia += cls == HD_CLASS_MEDIA;
+		ncache += cls == HD_CLASS_CACHE;
+		fprintf(rows, "%" PRId64 "\t%" PRIu64 "\t", dist, target);
+		put_ms(rows, lat);
+		fprintf(rows, "\t%s\t%s\n", hd_op_name(o.op), hd_class_name(cls));
+		hd_run_progress(&run, i + 1, o.samples);
+		if (fatal) {
+			stopped = 1;
+			ex = HD_EXIT_RUNTIME;
+		}
+	}
+	hd_run_progress_end(&run);
+
+	hd_dfw_meta(w, "reference_bytes", "%llu", (unsigned long long)p.ref);
+	hd_dfw_meta(w, "reference_jitter_bytes", "%llu", (unsigned long long)p.jitter);
+	hd_dfw_meta(w, "range_bytes", "%llu", (unsigned long long)p.dist.range);
+	if (p.dist.range < p.range_asked)
+		hd_dfw_meta(w, "range_note", "shrunk from %llu to fit the device around the reference",
+			    (unsigned long long)p.range_asked);
+	hd_dfw_meta(w, "min_bytes", "%llu", (unsigned long long)(p.dist.log ? p.dist.min : 0));
+	hd_dfw_meta(w, "params", "op=%s samples=%llu range=%llu min=%llu block=%llu dist=%s seed=%llu",
+		    hd_op_name(o.op), (unsigned long long)o.samples, (unsigned long long)p.dist.range,
+		    (unsigned long long)(p.dist.log ? p.dist.min : 0), (unsigned long long)p.block,
+		    p.dist.log ? "log" : "linear", (unsigned long long)o.seed);
+	if (run.cache_threshold_ns >= 0) {
+		hd_dfw_meta(w, "cache_threshold_ms", "%.6f", (double)run.cache_threshold_ns / 1e6);
+	} else {
+		hd_dfw_meta(w, "cache_threshold_ms", "none");
+	}
+	hd_dfw_meta(w, "calibration", "hit_p50_ms=%.6f media_p50_ms=%.6f", (double)run.cal_hit_p50_ns / 1e6,
+		    (double)run.cal_media_p50_ns / 1e6);
+	hd_dfw_meta(w, "samples", "%llu", (unsigned long long)i);
+	hd_dfw_meta(w, "samples_media", "%llu", (unsigned long long)nmedia);
+	hd_dfw_meta(w, "samples_cache", "%llu", (unsigned long long)ncache);
+	hd_dfw_meta(w, "samples_error", "%llu", (unsigned long long)(i - nmedia - ncache));
+	hd_dfw_columns(w, "distance_bytes offset_bytes latency_ms op class");
+	{
+		int complete = !stopped && !hd_interrupted && i == o.samples;
+
+		rc = hd_dfw_finish(w, complete, &call);
+		w = NULL;
+		if (rc) {
+			hd_err("%s %s: %s", call, out, strerror(-rc));
+			ex = HD_EXIT_RUNTIME;
+			goto done;
+		}
+	}
+	if (ex == HD_EXIT_RUNTIME) {
+		hd_err_access(d, run.last_err_op, run.last_err_off, run.last_err);
+		hd_err("%s: stopped after %d consecutive failed accesses; %llu samples kept in %s", d->path,
+		       HD_MAX_CONSEC_ERRORS, (unsigned long long)i, out);
+	} else if (hd_interrupted) {
+		hd_err("interrupted: %llu of %llu samples kept in %s (complete: no)", (unsigned long long)i,
+		       (unsigned long long)o.samples, out);
+		ex = HD_EXIT_INTR;
+	} else if (!o.quiet) {
+		fprintf(stderr, "seek: %llu samples (%llu media, %llu cache, %llu error) -> %s\n",
+			(unsigned long long)i, (unsigned long long)nmedia, (unsigned long long)ncache,
+			(unsigned long long)(i - nmedia - ncache), out);
+	}
+done:
+	hd_dfw_abort(w);
+	hd_buf_free(buf, p.block);
+	hd_buf_free(wbuf, p.block);
+	hd_dev_close(d);
+	return ex;
+}
