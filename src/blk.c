@@ -166,6 +166,19 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 			*errcall = "ioctl BLKPBSZGET";
 			goto fail;
 		}
+		/* A read-only device may still open O_RDWR and then fail every write. */
+		if (flags & HD_OPEN_WRITE) {
+			int ro = 0;
+			if (ioctl(fd, BLKROGET, &ro) < 0) {
+				*errcall = "ioctl BLKROGET";
+				goto fail;
+			}
+			if (ro) {
+				blk_close(d);
+				d->priv = NULL;
+				return -EROFS;
+			}
+		}
 		d->size = size;
 		d->logical_sector = (uint32_t)lss;
 		d->physical_sector = pbs ? pbs : (uint32_t)lss;

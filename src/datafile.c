@@ -21,6 +21,8 @@
 
 struct hd_df_writer {
 	char *path;
+	char *tmp;		/* created at open, so an unwritable place fails early */
+	int fd;
 	char *meta;		/* accumulated "# key: value\n" lines */
 	size_t metalen;
 	FILE *metaf;
@@ -36,12 +38,22 @@ int hd_dfw_open(struct hd_df_writer **out, const char *path, const char *test)
 
 	if (!w)
 		return -ENOMEM;
+	w->fd = -1;
 	w->path = strdup(path);
 	w->metaf = open_memstream(&w->meta, &w->metalen);
 	w->rows = open_memstream(&w->rowbuf, &w->rowlen);
-	if (!w->path || !w->metaf || !w->rows) {
+	if (!w->path || !w->metaf || !w->rows || asprintf(&w->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+		w->tmp = NULL;
 		hd_dfw_abort(w);
 		return -ENOMEM;
+	}
+	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		int e = errno;
+		free(w->tmp);
+		w->tmp = NULL;
+		hd_dfw_abort(w);
+		return -e;
 	}
 	fprintf(w->metaf, "# test: %s\n", test);
 	*out = w;
@@ -78,6 +90,11 @@ void hd_dfw_abort(struct hd_df_writer *w)
 {
 	if (!w)
 		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->tmp)
+		unlink(w->tmp);
+	free(w->tmp);
 	if (w->metaf)
 		fclose(w->metaf);
 	if (w->rows)
@@ -106,8 +123,8 @@ static int write_all(int fd, const char *p, size_t n)
 
 int hd_dfw_finish(struct hd_df_writer *w, int complete, const char **errcall)
 {
-	char *tmp = NULL, *head = NULL;
-	int fd = -1, rc = 0, n;
+	char *head = NULL;
+	int rc = 0, n;
 
 	*errcall = "write";
 	if (fflush(w->metaf) || fflush(w->rows)) {
@@ -116,36 +133,33 @@ int hd_dfw_finish(struct hd_df_writer *w, int complete, const char **errcall)
 	}
 	n = asprintf(&head, "# hddscope-data %d\n%s# complete: %s\n# columns: %s\n", HD_DF_FORMAT,
 		     w->meta, complete ? "yes" : "no", w->columns ? w->columns : "");
-	if (n < 0 || asprintf(&tmp, "%s.tmp.%ld", w->path, (long)getpid()) < 0) {
+	if (n < 0) {
+		head = NULL;
 		rc = -ENOMEM;
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		*errcall = "open";
-		rc = -errno;
-		goto out;
-	}
-	rc = write_all(fd, head, (size_t)n);
+	rc = write_all(w->fd, head, (size_t)n);
 	if (!rc)
-		rc = write_all(fd, w->rowbuf, w->rowlen);
-	if (!rc && fsync(fd) < 0) {
+		rc = write_all(w->fd, w->rowbuf, w->rowlen);
+	if (!rc && fsync(w->fd) < 0) {
 		*errcall = "fsync";
 		rc = -errno;
 	}
-	if (close(fd) < 0 && !rc)
+	if (close(w->fd) < 0 && !rc) {
+		*errcall = "close";
 		rc = -errno;
-	fd = -1;
-	if (!rc && rename(tmp, w->path) < 0) {
+	}
+	w->fd = -1;
+	if (!rc && rename(w->tmp, w->path) < 0) {
 		*errcall = "rename";
 		rc = -errno;
 	}
-	if (rc)
-		unlink(tmp);
+	if (!rc) {
+		/* Renamed: nothing left to clean up. */
+		free(w->tmp);
+		w->tmp = NULL;
+	}
 out:
-	if (fd >= 0)
-		close(fd);
-	free(tmp);
 	free(head);
 	hd_dfw_abort(w);
 	return rc;

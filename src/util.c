@@ -20,6 +20,8 @@ static int parse_decimal(const char **sp, uint64_t *ip, uint64_t *frac, uint64_t
 	uint64_t v = 0;
 	int digits = 0;
 
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
 	*frac = 0;
 	*fscale = 1;
 	while (isdigit((unsigned char)*s)) {

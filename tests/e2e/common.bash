@@ -1,0 +1,70 @@
+# Sourced by the end-to-end tests: paths, failure reporting, data file checks.
+set -u
+: "${HDDSCOPE:?set HDDSCOPE to the hddscope binary}"
+: "${HDDSCOPE_SRC:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+export HDDSCOPE_PLOTS="${HDDSCOPE_PLOTS:-$HDDSCOPE_SRC/plots}"
+export LC_ALL=C
+
+T=$(mktemp -d /tmp/hddscope-e2e.XXXXXX)
+LOOPS=()
+MOUNTS=()
+cleanup() {
+	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+pass() { echo "ok: $*"; }
+
+# run EXPECTED_EXIT CMD...: runs CMD, output in $T/out and $T/err, checks the exit code.
+run() {
+	local want=$1; shift
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	[ "$rc" -eq "$want" ] || { cat "$T/err" >&2; fail "'$*' exited $rc, want $want"; }
+}
+
+# expect_err REGEX: the last command's stderr matches.
+expect_err() {
+	grep -Eq -- "$1" "$T/err" || { cat "$T/err" >&2; fail "stderr does not match '$1'"; }
+}
+
+# hdr FILE KEY: a header value.
+hdr() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
+
+# check_seek FILE SAMPLES BLOCK: the assertions every seek data file must pass.
+check_seek() {
+	local f=$1 n=$2 block=$3
+	local cap range min al
+	head -n 1 "$f" | grep -qx '# hddscope-data 1' || fail "$f: no format line"
+	for k in test device capacity_bytes sector_bytes reference_bytes range_bytes min_bytes params \
+		cache_threshold_ms started complete samples; do
+		[ -n "$(hdr "$f" $k)" ] || fail "$f: header lacks $k"
+	done
+	[ "$(hdr "$f" test)" = seek ] || fail "$f: test is not seek"
+	[ "$(hdr "$f" complete)" = yes ] || fail "$f: not complete"
+	grep -qx '# columns: distance_bytes offset_bytes latency_ms op class' "$f" || fail "$f: columns line"
+	cap=$(hdr "$f" capacity_bytes); range=$(hdr "$f" range_bytes); min=$(hdr "$f" min_bytes)
+	al=$(hdr "$f" sector_bytes)
+	awk -F'\t' -v n="$n" -v cap="$cap" -v range="$range" -v min="$min" -v al="$al" -v block="$block" '
+		/^#/ { next }
+		{
+			rows++
+			if (NF != 5) { print "line " NR ": " NF " fields"; bad++ }
+			d = $1 + 0; off = $2 + 0; a = d < 0 ? -d : d
+			if (a < min || a > range) { print "line " NR ": |d|=" a " outside [" min "," range "]"; bad++ }
+			if (off % al != 0 || d % al != 0) { print "line " NR ": unaligned " off; bad++ }
+			if (off < 0 || off + block > cap) { print "line " NR ": outside the device " off; bad++ }
+			if ($3 + 0 <= 0) { print "line " NR ": latency " $3; bad++ }
+			if ($5 != "media" && $5 != "cache") { print "line " NR ": class " $5; bad++ }
+			neg += d < 0; pos += d > 0
+		}
+		END {
+			if (rows != n) { print "rows " rows ", want " n; bad++ }
+			if (neg < n / 4 || pos < n / 4) { print "signs: " neg " negative, " pos " positive"; bad++ }
+			exit bad > 0
+		}' "$f" || fail "$f: sample checks"
+}
