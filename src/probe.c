@@ -127,26 +127,33 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 		rc = hd_dev_timed(d, HD_OP_READ, buf, len, off, &lat);
 		if (rc == -EINTR || hd_interrupted)
 			return -EINTR;
-		if (rc)
-			continue;
-		media[nm++] = lat;
+		if (hd_run_account(r, rc, HD_OP_READ, off))
+			return -EIO;
+		if (rc == 0)
+			media[nm++] = lat;
 	}
 	/* Guaranteed hits: the same block read again right away. */
 	for (int i = 0; i < CAL_N / 4 && nh < CAL_N; i++) {
 		uint64_t off = hd_rng_below(&r->rng, nblk ? nblk : 1) * d->io_align;
 
-		if (hd_dev_io(d, HD_OP_READ, buf, len, off))
+		rc = hd_dev_io(d, HD_OP_READ, buf, len, off);
+		if (hd_run_account(r, rc, HD_OP_READ, off))
+			return -EIO;
+		if (rc)
 			continue;
 		for (int k = 0; k < 4; k++) {
 			rc = hd_dev_timed(d, HD_OP_READ, buf, len, off, &lat);
 			if (rc == -EINTR || hd_interrupted)
 				return -EINTR;
+			if (hd_run_account(r, rc, HD_OP_READ, off))
+				return -EIO;
 			if (rc == 0)
 				hit[nh++] = lat;
 		}
 	}
+	/* Too few good reads to tell hits from media: label everything media. */
 	if (nh < 4 || nm < 4)
-		return -EIO;
+		return 0;
 	hd_sort_i64(hit, (size_t)nh);
 	hd_sort_i64(media, (size_t)nm);
 	r->cal_hit_p50_ns = hd_percentile_i64(hit, (size_t)nh, 50);

@@ -301,46 +301,46 @@ int hd_cmd_seek(int argc, char **argv)
 	hd_run_header(&run, w);
 
 	rc = hd_calibrate_cache(&run, buf, p.block);
-	if (rc == -EINTR) {
+	if (rc) {
+		/* Interrupted, or the device fails every read: keep an (empty) incomplete file. */
 		stopped = 1;
-	} else if (rc) {
-		hd_err("%s: cache calibration failed: too many read errors", d->path);
-		hd_dfw_abort(w);
-		w = NULL;
-		ex = HD_EXIT_RUNTIME;
-		goto done;
+		if (rc == -EIO)
+			ex = HD_EXIT_RUNTIME;
 	}
+	run.consec_errors = 0;
 
 	rows = hd_dfw_rows(w);
 	for (i = 0; i < o.samples && !stopped && !hd_interrupted; i++) {
 		int64_t dist = hd_dist_next(&run.rng, &p.dist), lat = 0;
 		uint64_t r = 0, target = 0;
 		enum hd_class cls;
-		int tries, fatal = 0;
+		enum hd_op row_op = o.op;
+		int fatal = 0;
 
-		rc = 0;
-		for (tries = 0; tries < SEEK_REF_TRIES; tries++) {
-			int64_t rlat;
-
+		/*
+		 * Every row is one access: the timed one, or the access that failed
+		 * on the way to it (then the row names that access's offset).
+		 */
+		for (int tries = 0; tries < SEEK_REF_TRIES; tries++) {
 			r = seek_pick_ref(&run, &p);
 			target = (uint64_t)((int64_t)r + dist);
 			/* Know the bytes before touching them: only they are written back. */
 			if (o.op == HD_OP_WRITE) {
-				rc = hd_dev_io(d, HD_OP_READ, wbuf, p.block, target);
+				rc = hd_dev_timed(d, HD_OP_READ, wbuf, p.block, target, &lat);
 				if (rc) {
-					fatal = hd_run_account(&run, rc, HD_OP_READ, target);
+					row_op = HD_OP_READ;
 					break;
 				}
 			}
-			rc = hd_dev_timed(d, HD_OP_READ, buf, p.block, r, &rlat);
+			rc = hd_dev_timed(d, HD_OP_READ, buf, p.block, r, &lat);
 			if (rc) {
-				fatal = hd_run_account(&run, rc, HD_OP_READ, r);
-				if (fatal || hd_interrupted)
-					break;
-				continue;
+				row_op = HD_OP_READ;
+				dist = 0;
+				target = r;
+				break;
 			}
 			/* A hit means the head did not move: redo at another nearby block. */
-			if (hd_run_classify(&run, 0, rlat) == HD_CLASS_MEDIA)
+			if (hd_run_classify(&run, 0, lat) == HD_CLASS_MEDIA)
 				break;
 		}
 		if (hd_interrupted)
@@ -349,14 +349,14 @@ int hd_cmd_seek(int argc, char **argv)
 			rc = hd_dev_timed(d, o.op, o.op == HD_OP_WRITE ? wbuf : buf, p.block, target, &lat);
 			if (rc == -EINTR && hd_interrupted)
 				break;
-			fatal = hd_run_account(&run, rc, o.op, target);
 		}
+		fatal = hd_run_account(&run, rc, row_op, target);
 		cls = hd_run_classify(&run, rc, lat);
 		nmedia += cls == HD_CLASS_MEDIA;
 		ncache += cls == HD_CLASS_CACHE;
 		fprintf(rows, "%" PRId64 "\t%" PRIu64 "\t", dist, target);
 		put_ms(rows, lat);
-		fprintf(rows, "\t%s\t%s\n", hd_op_name(o.op), hd_class_name(cls));
+		fprintf(rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
 		hd_run_progress(&run, i + 1, o.samples);
 		if (fatal) {
 			stopped = 1;

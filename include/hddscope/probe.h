@@ -65,7 +65,9 @@ enum hd_class hd_run_classify(const struct hd_run *r, int rc, int64_t lat_ns);
  * Calibrate the cache-hit threshold with blocks of len bytes: time
  * guaranteed hits (a block read twice in a row) against media reads at
  * random far-apart positions.  Sets r->cache_threshold_ns (-1 without a
- * gap).  buf holds at least len bytes.  Returns 0 or -errno.
+ * gap).  buf holds at least len bytes.  Failed reads are accounted like
+ * any access; returns -EIO when HD_MAX_CONSEC_ERRORS of them came in a
+ * row, -EINTR when interrupted, else 0.
  */
 int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len);
 

@@ -65,3 +65,21 @@ rows=$(grep -vc '^#' "$T/int.tsv")
 ls "$T" | grep -q '\.tmp\.' && fail "temporary file left behind"
 run 0 "$HDDSCOPE" plot -o "$T/charts" "$T/int.tsv"
 pass "Ctrl-C keeps what was measured"
+
+# A target that starts failing: the file is cut short under a running probe, every
+# access then comes back short; the run stops after 10 consecutive failures, exit 3,
+# naming the offset and the error, and keeps what it measured.
+cp "$img" "$T/cut.img"
+"$HDDSCOPE" seek --quiet --samples 50000000 -o "$T/cut.tsv" "$T/cut.img" 2>"$T/err" &
+pid=$!
+sleep 0.5
+truncate -s 0 "$T/cut.img"
+wait $pid
+rc=$?
+[ "$rc" = 3 ] || { cat "$T/err" >&2; fail "failing target: exit $rc, want 3"; }
+expect_err "^hddscope: read $T/cut.img @ [0-9]+: Input/output error$"
+expect_err "stopped after 10 consecutive failed accesses; [0-9]+ samples kept in $T/cut.tsv"
+[ "$(hdr "$T/cut.tsv" complete)" = no ] || fail "failed run does not say complete: no"
+[ "$(grep -c $'\terror$' "$T/cut.tsv")" -ge 10 ] || fail "fewer than 10 error samples"
+[ "$(grep -v '^#' "$T/cut.tsv" | tail -n 10 | grep -vc $'\terror$')" = 0 ] || fail "last 10 samples not errors"
+pass "a failing target stops the run with exit 3"
