@@ -4,6 +4,7 @@
 set(body "/* Generated from the .drive files in data/drives by data/embed.cmake; do not edit. */\n#include <stddef.h>\n#include \"hddscope/preset.h\"\n\n")
 set(table "")
 set(n 0)
+string(REPLACE "|" ";" FILES "${FILES}")
 list(SORT FILES)
 foreach(f IN LISTS FILES)
   get_filename_component(name ${f} NAME_WE)

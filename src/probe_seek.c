@@ -14,20 +14,17 @@
 
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
-#include "hddscope/probe.h"
+#include "hddscope/session.h"
 
-#define SEEK_DEFAULT_SEED 1
 /* A reference read that was a cache hit is redone at most this often. */
 #define SEEK_REF_TRIES 8
 
 struct seek_opts {
+	struct hd_common c;
 	enum hd_op op;
 	int have_ref;
-	uint64_t ref, range, min, samples, block, seed;
+	uint64_t ref, range, min, samples, block;
 	int log;
-	int write_ok, quiet;
-	const char *out;
-	const char *device;
 };
 
 static void seek_usage(FILE *f)
@@ -49,24 +46,14 @@ static void seek_usage(FILE *f)
 "                      linear: d uniform in [-range, +range] (log)\n"
 "  --samples N         number of timed accesses (2000)\n"
 "  --block SIZE        bytes per access, a multiple of the sector (4k)\n"
-"  --seed N            random seed; equal seeds repeat a run (%d)\n"
-"Safety:\n"
-"  --write             allow --op write (data-preserving: every target is read\n"
-"                      first and the same bytes are written back)\n"
-"Output:\n"
-"  -o, --output FILE   data file (seek-<op>.tsv)\n"
-"  -q, --quiet         no progress line\n"
-"  -h, --help          this help\n"
 "\n"
-"SIZE and OFFSET take k, m, g, t suffixes (powers of 1024).\n"
-"Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 runtime failure\n"
-"(10 consecutive failed accesses), 130 interrupted (partial data is kept).\n",
-		SEEK_DEFAULT_SEED);
+"Output: seek-<op>.tsv unless -o is given.\n");
+	hd_common_usage(f, 1);
 }
 
 static int seek_parse(int argc, char **argv, struct seek_opts *o)
 {
-	enum { O_OP = 256, O_REF, O_RANGE, O_MIN, O_SAMPLES, O_BLOCK, O_DIST, O_SEED, O_WRITE };
+	enum { O_OP = HD_OPT_FIRST_PROBE, O_REF, O_RANGE, O_MIN, O_SAMPLES, O_BLOCK, O_DIST };
 	static const struct option lo[] = {
 		{ "op", required_argument, NULL, O_OP },
 		{ "ref", required_argument, NULL, O_REF },
@@ -75,26 +62,31 @@ static int seek_parse(int argc, char **argv, struct seek_opts *o)
 		{ "samples", required_argument, NULL, O_SAMPLES },
 		{ "block", required_argument, NULL, O_BLOCK },
 		{ "dist", required_argument, NULL, O_DIST },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "write", no_argument, NULL, O_WRITE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
+		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, k;
 
 	memset(o, 0, sizeof(*o));
+	hd_common_init(&o->c);
 	o->op = HD_OP_READ;
 	o->range = 1ULL << 30;
 	o->min = 256 << 10;
 	o->samples = 2000;
 	o->block = 4096;
-	o->seed = SEEK_DEFAULT_SEED;
 	o->log = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
+		k = hd_common_opt(&o->c, c, argv);
+		if (k == 2) {
+			seek_usage(stdout);
+			return 1;
+		}
+		if (k < 0)
+			return -1;
+		if (k > 0)
+			continue;
 		switch (c) {
 		case O_OP:
 			if (strcmp(optarg, "read") == 0)
@@ -145,40 +137,9 @@ static int seek_parse(int argc, char **argv, struct seek_opts *o)
 				return -1;
 			}
 			break;
-		case O_SEED:
-			if (hd_opt_u64("--seed", optarg, &o->seed))
-				return -1;
-			break;
-		case O_WRITE:
-			o->write_ok = 1;
-			break;
-		case 'o':
-			if (!*optarg) {
-				hd_err("-o: empty file name");
-				return -1;
-			}
-			o->out = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			seek_usage(stdout);
-			return 1;
-		case ':':
-			hd_err("option '%s' needs a value", argv[optind - 1]);
-			return -1;
-		default:
-			hd_err("unknown option '%s'", argv[optind - 1]);
-			return -1;
 		}
 	}
-	if (argc - optind > 1) {
-		hd_err("too many arguments: '%s'", argv[optind + 1]);
-		return -1;
-	}
-	o->device = optind < argc ? argv[optind] : HD_DEFAULT_TARGET;
-	return 0;
+	return hd_common_operands(&o->c, argc, argv);
 }
 
 /* Everything the sampling loop needs, fixed before the first access. */
@@ -244,85 +205,71 @@ static uint64_t seek_pick_ref(struct hd_run *run, const struct seek_plan *p)
 	return p->ref - units / 2 * al + hd_rng_below(&run->rng, units + 1) * al;
 }
 
-static void put_ms(FILE *f, int64_t ns)
-{
-	if (ns < 0) {
-		fputc('-', f);
-		ns = -ns;
-	}
-	fprintf(f, "%" PRId64 ".%06" PRId64, ns / 1000000, ns % 1000000);
-}
-
 int hd_cmd_seek(int argc, char **argv)
 {
 	struct seek_opts o;
 	struct seek_plan p;
-	struct hd_dev *d = NULL;
-	struct hd_df_writer *w = NULL;
-	struct hd_run run;
+	struct hd_session s;
+	struct hd_dev *d;
 	void *buf = NULL, *wbuf = NULL;
 	char outname[64];
-	const char *out, *call;
-	int rc, ex = HD_EXIT_OK, stopped = 0;
-	uint64_t i, nmedia = 0, ncache = 0;
-	FILE *rows;
+	int rc, ex;
+	uint64_t i;
 
 	rc = seek_parse(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("seek");
-	if (o.op == HD_OP_WRITE && !o.write_ok) {
+	if (o.op == HD_OP_WRITE && !o.c.write_ok) {
 		hd_err("--op write changes data on %s; add --write to allow it (the probe writes back "
-		       "exactly the bytes it read)", o.device);
+		       "exactly the bytes it read)", o.c.device);
 		return HD_EXIT_SETUP;
 	}
 	snprintf(outname, sizeof(outname), "seek-%s.tsv", hd_op_name(o.op));
-	out = o.out ? o.out : outname;
-	ex = hd_open_target(&d, o.device, o.op == HD_OP_WRITE ? HD_OPEN_WRITE : 0);
+	ex = hd_session_begin(&s, "seek", &o.c, o.op == HD_OP_WRITE, outname);
 	if (ex)
 		return ex;
+	d = s.dev;
+	memset(&p, 0, sizeof(p));
 	ex = seek_setup(&o, d, &p);
-	if (ex)
-		goto done;
-	buf = hd_buf_alloc(d, p.block);
-	wbuf = hd_buf_alloc(d, p.block);
-	if (!buf || !wbuf) {
-		hd_err("%s: cannot allocate %llu-byte buffers", d->path, (unsigned long long)p.block);
-		ex = HD_EXIT_SETUP;
+	if (!ex) {
+		buf = hd_buf_alloc(d, p.block);
+		wbuf = hd_buf_alloc(d, p.block);
+		if (!buf || !wbuf) {
+			hd_err("%s: cannot allocate %llu-byte buffers", d->path, (unsigned long long)p.block);
+			ex = HD_EXIT_SETUP;
+		}
+	}
+	if (ex) {
+		hd_session_abort(&s);
 		goto done;
 	}
-	rc = hd_dfw_open(&w, out, "seek");
-	if (rc) {
-		hd_err("create %s: %s", out, strerror(-rc));
-		ex = HD_EXIT_SETUP;
-		goto done;
-	}
-	hd_run_init(&run, d, "seek", o.seed, o.quiet);
-	hd_install_signals();
-	hd_run_header(&run, w);
+	hd_dfw_meta(s.w, "reference_bytes", "%llu", (unsigned long long)p.ref);
+	hd_dfw_meta(s.w, "reference_jitter_bytes", "%llu", (unsigned long long)p.jitter);
+	hd_dfw_meta(s.w, "range_bytes", "%llu", (unsigned long long)p.dist.range);
+	if (p.dist.range < p.range_asked)
+		hd_dfw_meta(s.w, "range_note", "shrunk from %llu to fit the device around the reference",
+			    (unsigned long long)p.range_asked);
+	hd_dfw_meta(s.w, "min_bytes", "%llu", (unsigned long long)(p.dist.log ? p.dist.min : 0));
+	hd_dfw_meta(s.w, "params", "op=%s samples=%llu range=%llu min=%llu block=%llu dist=%s seed=%llu",
+		    hd_op_name(o.op), (unsigned long long)o.samples, (unsigned long long)p.dist.range,
+		    (unsigned long long)(p.dist.log ? p.dist.min : 0), (unsigned long long)p.block,
+		    p.dist.log ? "log" : "linear", (unsigned long long)o.c.seed);
+	s.run.total = o.samples;
+	hd_session_calibrate(&s, buf, p.block);
 
-	rc = hd_calibrate_cache(&run, buf, p.block);
-	if (rc) {
-		/* Interrupted, or the device fails every read: keep an (empty) incomplete file. */
-		stopped = 1;
-		if (rc == -EIO)
-			ex = HD_EXIT_RUNTIME;
-	}
-	run.consec_errors = 0;
-
-	rows = hd_dfw_rows(w);
-	for (i = 0; i < o.samples && !stopped && !hd_interrupted; i++) {
-		int64_t dist = hd_dist_next(&run.rng, &p.dist), lat = 0;
+	for (i = 0; i < o.samples && !hd_session_stop(&s); i++) {
+		int64_t dist = hd_dist_next(&s.run.rng, &p.dist), lat = 0;
 		uint64_t r = 0, target = 0;
 		enum hd_class cls;
 		enum hd_op row_op = o.op;
-		int fatal = 0;
 
 		/*
 		 * Every row is one access: the timed one, or the access that failed
 		 * on the way to it (then the row names that access's offset).
 		 */
+		rc = 0;
 		for (int tries = 0; tries < SEEK_REF_TRIES; tries++) {
-			r = seek_pick_ref(&run, &p);
+			r = seek_pick_ref(&s.run, &p);
 			target = (uint64_t)((int64_t)r + dist);
 			/* Know the bytes before touching them: only they are written back. */
 			if (o.op == HD_OP_WRITE) {
@@ -340,7 +287,7 @@ int hd_cmd_seek(int argc, char **argv)
 				break;
 			}
 			/* A hit means the head did not move: redo at another nearby block. */
-			if (hd_run_classify(&run, 0, lat) == HD_CLASS_MEDIA)
+			if (hd_run_classify(&s.run, 0, lat) == HD_CLASS_MEDIA)
 				break;
 		}
 		if (hd_interrupted)
@@ -350,72 +297,15 @@ int hd_cmd_seek(int argc, char **argv)
 			if (rc == -EINTR && hd_interrupted)
 				break;
 		}
-		fatal = hd_run_account(&run, rc, row_op, target);
-		cls = hd_run_classify(&run, rc, lat);
-		nmedia += cls == HD_CLASS_MEDIA;
-		ncache += cls == HD_CLASS_CACHE;
-		fprintf(rows, "%" PRId64 "\t%" PRIu64 "\t", dist, target);
-		put_ms(rows, lat);
-		fprintf(rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
-		hd_run_progress(&run, i + 1, o.samples);
-		if (fatal) {
-			stopped = 1;
-			ex = HD_EXIT_RUNTIME;
-		}
+		hd_session_sample(&s, rc, row_op, target, lat, &cls);
+		fprintf(s.rows, "%" PRId64 "\t%" PRIu64 "\t", dist, target);
+		hd_put_ms(s.rows, lat);
+		fprintf(s.rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
+		hd_run_progress(&s.run, i + 1, o.samples);
 	}
-	hd_run_progress_end(&run);
-
-	hd_dfw_meta(w, "reference_bytes", "%llu", (unsigned long long)p.ref);
-	hd_dfw_meta(w, "reference_jitter_bytes", "%llu", (unsigned long long)p.jitter);
-	hd_dfw_meta(w, "range_bytes", "%llu", (unsigned long long)p.dist.range);
-	if (p.dist.range < p.range_asked)
-		hd_dfw_meta(w, "range_note", "shrunk from %llu to fit the device around the reference",
-			    (unsigned long long)p.range_asked);
-	hd_dfw_meta(w, "min_bytes", "%llu", (unsigned long long)(p.dist.log ? p.dist.min : 0));
-	hd_dfw_meta(w, "params", "op=%s samples=%llu range=%llu min=%llu block=%llu dist=%s seed=%llu",
-		    hd_op_name(o.op), (unsigned long long)o.samples, (unsigned long long)p.dist.range,
-		    (unsigned long long)(p.dist.log ? p.dist.min : 0), (unsigned long long)p.block,
-		    p.dist.log ? "log" : "linear", (unsigned long long)o.seed);
-	if (run.cache_threshold_ns >= 0) {
-		hd_dfw_meta(w, "cache_threshold_ms", "%.6f", (double)run.cache_threshold_ns / 1e6);
-	} else {
-		hd_dfw_meta(w, "cache_threshold_ms", "none");
-	}
-	hd_dfw_meta(w, "calibration", "hit_p50_ms=%.6f media_p50_ms=%.6f", (double)run.cal_hit_p50_ns / 1e6,
-		    (double)run.cal_media_p50_ns / 1e6);
-	hd_dfw_meta(w, "samples", "%llu", (unsigned long long)i);
-	hd_dfw_meta(w, "samples_media", "%llu", (unsigned long long)nmedia);
-	hd_dfw_meta(w, "samples_cache", "%llu", (unsigned long long)ncache);
-	hd_dfw_meta(w, "samples_error", "%llu", (unsigned long long)(i - nmedia - ncache));
-	hd_dfw_columns(w, "distance_bytes offset_bytes latency_ms op class");
-	{
-		int complete = !stopped && !hd_interrupted && i == o.samples;
-
-		rc = hd_dfw_finish(w, complete, &call);
-		w = NULL;
-		if (rc) {
-			hd_err("%s %s: %s", call, out, strerror(-rc));
-			ex = HD_EXIT_RUNTIME;
-			goto done;
-		}
-	}
-	if (ex == HD_EXIT_RUNTIME) {
-		hd_err_access(d, run.last_err_op, run.last_err_off, run.last_err);
-		hd_err("%s: stopped after %d consecutive failed accesses; %llu samples kept in %s", d->path,
-		       HD_MAX_CONSEC_ERRORS, (unsigned long long)i, out);
-	} else if (hd_interrupted) {
-		hd_err("interrupted: %llu of %llu samples kept in %s (complete: no)", (unsigned long long)i,
-		       (unsigned long long)o.samples, out);
-		ex = HD_EXIT_INTR;
-	} else if (!o.quiet) {
-		fprintf(stderr, "seek: %llu samples (%llu media, %llu cache, %llu error) -> %s\n",
-			(unsigned long long)i, (unsigned long long)nmedia, (unsigned long long)ncache,
-			(unsigned long long)(i - nmedia - ncache), out);
-	}
+	ex = hd_session_end(&s, "distance_bytes offset_bytes latency_ms op class", i == o.samples);
 done:
-	hd_dfw_abort(w);
 	hd_buf_free(buf, p.block);
 	hd_buf_free(wbuf, p.block);
-	hd_dev_close(d);
 	return ex;
 }

@@ -1,0 +1,100 @@
+/*
+ * A probe run from start to end: the options every probe shares, opening
+ * the target, the data file with its common header, sample accounting, and
+ * the ending (data file finished complete or not, outcome printed, exit
+ * code chosen).  A probe supplies its request pattern and its columns.
+ */
+#ifndef HDDSCOPE_SESSION_H
+#define HDDSCOPE_SESSION_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hddscope/probe.h"
+
+enum {
+	HD_OPT_SEED = 1000,
+	HD_OPT_WRITE,
+	HD_OPT_FIRST_PROBE = 1100,	/* probes number their own options from here */
+};
+
+#define HD_COMMON_LONGOPTS                                              \
+	{ "seed", required_argument, NULL, HD_OPT_SEED },               \
+	{ "write", no_argument, NULL, HD_OPT_WRITE },                   \
+	{ "output", required_argument, NULL, 'o' },                     \
+	{ "quiet", no_argument, NULL, 'q' },                            \
+	{ "help", no_argument, NULL, 'h' }
+#define HD_COMMON_SHORTOPTS ":o:qh"
+#define HD_DEFAULT_SEED 1
+
+/* The options every probe shares. */
+struct hd_common {
+	const char *device;
+	const char *out;
+	uint64_t seed;
+	int quiet;
+	int write_ok;
+};
+
+void hd_common_init(struct hd_common *c);
+/*
+ * Handle getopt_long's result c if it is a common option (or an error
+ * getopt reported).  Returns 1 when handled, 0 when c is the probe's own,
+ * -1 on a usage error (printed), 2 when --help was asked for.
+ */
+int hd_common_opt(struct hd_common *c, int key, char **argv);
+/* Take the optional DEVICE operand; -1 (printed) on extra operands. */
+int hd_common_operands(struct hd_common *c, int argc, char **argv);
+/* The usage lines of the common options. */
+void hd_common_usage(FILE *f, int writes);
+
+struct hd_session {
+	struct hd_run run;
+	struct hd_dev *dev;
+	struct hd_df_writer *w;
+	FILE *rows;
+	char *out;
+	int fatal;		/* stopped by HD_MAX_CONSEC_ERRORS failures */
+	int64_t dev_t0_ns;	/* backend clock at the start */
+	uint64_t nrows, nmedia, ncache, nerror;
+};
+
+/*
+ * Open c->device (for writing when writes), start the data file c->out or
+ * default_out with the common header, install the signal handlers.
+ * Returns 0 or the exit code (after printing why).
+ */
+int hd_session_begin(struct hd_session *s, const char *test, const struct hd_common *c, int writes,
+		     const char *default_out);
+
+/*
+ * Account one row's access; *cls receives its class.  Returns 1 when the
+ * run must stop (HD_MAX_CONSEC_ERRORS failures in a row).
+ */
+int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off, int64_t lat_ns,
+		      enum hd_class *cls);
+
+/* True when the sampling loop must end (interrupted or too many failures). */
+int hd_session_stop(const struct hd_session *s);
+
+/* Calibrate the cache-hit threshold (see hd_calibrate_cache); sets fatal. */
+void hd_session_calibrate(struct hd_session *s, void *buf, size_t len);
+
+/*
+ * Write the closing header lines and the columns, finish the data file
+ * (complete when the loop ran to its end: not interrupted, not fatal),
+ * print the outcome, close the device.  Returns the exit code.
+ */
+int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end);
+
+/* Abort before any sample: drop the data file, close the device. */
+void hd_session_abort(struct hd_session *s);
+
+/* Latency as milliseconds with nanosecond digits. */
+void hd_put_ms(FILE *f, int64_t ns);
+
+/* Total backend time of every session ended in this process (for profile). */
+extern int64_t hd_session_total_dev_ns;
+
+#endif

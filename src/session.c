@@ -1,0 +1,202 @@
+/*
+ * The lifecycle every probe shares, so that all of them open targets,
+ * refuse writes, label samples, stop on failures and on Ctrl-C, and keep
+ * their data the same way.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/session.h"
+
+int64_t hd_session_total_dev_ns;
+
+void hd_common_init(struct hd_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->seed = HD_DEFAULT_SEED;
+}
+
+int hd_common_opt(struct hd_common *c, int key, char **argv)
+{
+	switch (key) {
+	case HD_OPT_SEED:
+		return hd_opt_u64("--seed", optarg, &c->seed) ? -1 : 1;
+	case HD_OPT_WRITE:
+		c->write_ok = 1;
+		return 1;
+	case 'o':
+		if (!*optarg) {
+			hd_err("-o: empty file name");
+			return -1;
+		}
+		c->out = optarg;
+		return 1;
+	case 'q':
+		c->quiet = 1;
+		return 1;
+	case 'h':
+		return 2;
+	case ':':
+		hd_err("option '%s' needs a value", argv[optind - 1]);
+		return -1;
+	case '?':
+		hd_err("unknown option '%s'", argv[optind - 1]);
+		return -1;
+	default:
+		return 0;
+	}
+}
+
+int hd_common_operands(struct hd_common *c, int argc, char **argv)
+{
+	if (argc - optind > 1) {
+		hd_err("too many arguments: '%s'", argv[optind + 1]);
+		return -1;
+	}
+	c->device = optind < argc ? argv[optind] : HD_DEFAULT_TARGET;
+	return 0;
+}
+
+void hd_common_usage(FILE *f, int writes)
+{
+	fprintf(f, "Common:\n");
+	if (writes)
+		fprintf(f, "  --write             allow writes (data-preserving: every block is read\n"
+			   "                      first and the same bytes are written back)\n");
+	fprintf(f, "  --seed N            random seed; equal seeds repeat a run (%d)\n"
+		   "  -o, --output FILE   data file\n"
+		   "  -q, --quiet         no progress line\n"
+		   "  -h, --help          this help\n"
+		   "\n"
+		   "DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
+		   "SIZE and OFFSET take k, m, g, t suffixes (powers of 1024).\n"
+		   "Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 runtime failure\n"
+		   "(10 consecutive failed accesses), 130 interrupted (partial data is kept).\n",
+		HD_DEFAULT_SEED);
+}
+
+int hd_session_begin(struct hd_session *s, const char *test, const struct hd_common *c, int writes,
+		     const char *default_out)
+{
+	int rc, ex;
+
+	memset(s, 0, sizeof(*s));
+	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE : 0);
+	if (ex)
+		return ex;
+	s->out = strdup(c->out ? c->out : default_out);
+	if (!s->out) {
+		hd_dev_close(s->dev);
+		return HD_EXIT_SETUP;
+	}
+	rc = hd_dfw_open(&s->w, s->out, test);
+	if (rc) {
+		hd_err("create %s: %s", s->out, strerror(-rc));
+		hd_dev_close(s->dev);
+		free(s->out);
+		return HD_EXIT_SETUP;
+	}
+	s->rows = hd_dfw_rows(s->w);
+	hd_run_init(&s->run, s->dev, test, c->seed, c->quiet);
+	hd_install_signals();
+	hd_run_header(&s->run, s->w);
+	s->dev_t0_ns = s->dev->ops->now_ns(s->dev);
+	return 0;
+}
+
+int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off, int64_t lat_ns,
+		      enum hd_class *cls)
+{
+	int fatal = hd_run_account(&s->run, rc, op, off);
+
+	*cls = hd_run_classify(&s->run, rc, lat_ns);
+	s->nrows++;
+	s->nmedia += *cls == HD_CLASS_MEDIA;
+	s->ncache += *cls == HD_CLASS_CACHE;
+	s->nerror += *cls == HD_CLASS_ERROR;
+	if (fatal)
+		s->fatal = 1;
+	return fatal;
+}
+
+int hd_session_stop(const struct hd_session *s)
+{
+	return s->fatal || hd_interrupted;
+}
+
+void hd_session_calibrate(struct hd_session *s, void *buf, size_t len)
+{
+	int rc = hd_calibrate_cache(&s->run, buf, len);
+
+	if (rc == -EIO)
+		s->fatal = 1;
+	s->run.consec_errors = 0;
+	if (s->run.cache_threshold_ns >= 0)
+		hd_dfw_meta(s->w, "cache_threshold_ms", "%.6f", (double)s->run.cache_threshold_ns / 1e6);
+	else
+		hd_dfw_meta(s->w, "cache_threshold_ms", "none");
+	hd_dfw_meta(s->w, "calibration", "hit_p50_ms=%.6f media_p50_ms=%.6f",
+		    (double)s->run.cal_hit_p50_ns / 1e6, (double)s->run.cal_media_p50_ns / 1e6);
+}
+
+void hd_session_abort(struct hd_session *s)
+{
+	hd_dfw_abort(s->w);
+	s->w = NULL;
+	hd_dev_close(s->dev);
+	s->dev = NULL;
+	free(s->out);
+	s->out = NULL;
+}
+
+int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
+{
+	const char *call;
+	int64_t dev_ns = s->dev->ops->now_ns(s->dev) - s->dev_t0_ns;
+	int complete = ran_to_end && !s->fatal && !hd_interrupted, rc, ex = HD_EXIT_OK;
+
+	hd_run_progress_end(&s->run);
+	hd_session_total_dev_ns += dev_ns;
+	hd_dfw_meta(s->w, "drive_time_ms", "%.3f", (double)dev_ns / 1e6);
+	hd_dfw_meta(s->w, "samples", "%" PRIu64, s->nrows);
+	hd_dfw_meta(s->w, "samples_media", "%" PRIu64, s->nmedia);
+	hd_dfw_meta(s->w, "samples_cache", "%" PRIu64, s->ncache);
+	hd_dfw_meta(s->w, "samples_error", "%" PRIu64, s->nerror);
+	hd_dfw_columns(s->w, columns);
+	rc = hd_dfw_finish(s->w, complete, &call);
+	s->w = NULL;
+	if (rc) {
+		hd_err("%s %s: %s", call, s->out, strerror(-rc));
+		ex = HD_EXIT_RUNTIME;
+	} else if (s->fatal) {
+		hd_err_access(s->dev, s->run.last_err_op, s->run.last_err_off, s->run.last_err);
+		hd_err("%s: stopped after %d consecutive failed accesses; %" PRIu64 " samples kept in %s",
+		       s->dev->path, HD_MAX_CONSEC_ERRORS, s->nrows, s->out);
+		ex = HD_EXIT_RUNTIME;
+	} else if (hd_interrupted) {
+		hd_err("interrupted: %" PRIu64 " of %" PRIu64 " samples kept in %s (complete: no)", s->nrows,
+		       s->run.total, s->out);
+		ex = HD_EXIT_INTR;
+	} else if (!s->run.quiet) {
+		fprintf(stderr, "%s: %" PRIu64 " samples (%" PRIu64 " media, %" PRIu64 " cache, %" PRIu64
+			" error) -> %s\n", s->run.test, s->nrows, s->nmedia, s->ncache, s->nerror, s->out);
+	}
+	hd_dev_close(s->dev);
+	s->dev = NULL;
+	free(s->out);
+	s->out = NULL;
+	return ex;
+}
+
+void hd_put_ms(FILE *f, int64_t ns)
+{
+	if (ns < 0) {
+		fputc('-', f);
+		ns = -ns;
+	}
+	fprintf(f, "%" PRId64 ".%06" PRId64, ns / 1000000, ns % 1000000);
+}
