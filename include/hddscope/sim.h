@@ -1,0 +1,189 @@
+/*
+ * The simulated drive (DESIGN section 5): a drive model parsed from a
+ * ".drive" file (format 1, documented in data/drives/README.md), the
+ * geometry and mechanics computed from it, an engine that costs every
+ * access on a virtual clock, and trace replay against that engine.
+ *
+ * Units: LBAs and sector numbers count the model's sectors (sector_bytes
+ * each); the device interface (hd_sim_open) exposes 512-byte logical
+ * sectors on top of them.  Times are nanoseconds unless a name says _ms.
+ */
+#ifndef HDDSCOPE_SIM_H
+#define HDDSCOPE_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hddscope/dev.h"
+
+/* ---- the model ---- */
+
+struct hd_sim_zone {
+	uint32_t first_cyl, last_cyl;	/* inclusive */
+	uint32_t spt;			/* sectors per track */
+	uint32_t track_skew;		/* sectors, applied at each head switch */
+	uint32_t cyl_skew;		/* sectors, applied at each cylinder switch */
+	uint64_t first_lba;		/* computed: first LBA of the zone */
+};
+
+struct hd_sim_seekpt {
+	uint32_t dist;			/* cylinders, > 0, ascending */
+	double ms;
+};
+
+struct hd_sim_badrange {
+	uint64_t first, last;		/* inclusive, sorted, merged */
+};
+
+struct hd_sim_model {
+	char name[128];
+	double rpm;
+	uint32_t sector_bytes;
+	uint32_t surfaces;
+	struct hd_sim_zone *zones;
+	size_t nzones;
+	struct hd_sim_seekpt *seek;	/* NULL when seek_model is used */
+	size_t nseek;
+	int has_seek_model;
+	double sm_a, sm_b, sm_knee, sm_c, sm_e;	/* A + B*sqrt(d) below KNEE, else C + E*d */
+	double head_switch_ms, write_settle_ms;
+	double read_overhead_ms, write_overhead_ms, cache_hit_overhead_ms;
+	double interface_mb_s;		/* MB = 10^6 bytes */
+	uint32_t cache_segments;
+	uint64_t cache_segment_kb, readahead_kb;
+	int write_cache;
+	uint64_t write_cache_kb;
+	uint32_t queue_depth;
+	double seek_stddev_ms;
+	double write_retry_probability;
+	struct hd_sim_badrange *bad;
+	size_t nbad;
+	/* computed */
+	uint64_t sectors;		/* capacity in sectors */
+	uint32_t cylinders;		/* last zone's last cylinder + 1 */
+};
+
+/*
+ * Parse a model file held in text (len bytes; need not be NUL-terminated).
+ * fname is used in messages only.  Returns 0, or -EINVAL (malformed) /
+ * -ENOMEM with "FNAME:LINE: reason" in err.
+ */
+int hd_sim_model_parse(const char *text, size_t len, const char *fname,
+		       struct hd_sim_model **out, char *err, size_t errlen);
+/*
+ * Load a preset by name, or a model file when spec ends in ".drive".
+ * Returns 0, -ENOENT (no such preset, or the file is missing: err says
+ * which), another -errno from reading the file, or -EINVAL with
+ * "FILE:LINE: reason" in err.
+ */
+int hd_sim_model_load(const char *spec, struct hd_sim_model **out, char *err, size_t errlen);
+void hd_sim_model_free(struct hd_sim_model *m);
+
+/* A physical address: cylinder, surface (head), sector within the track. */
+struct hd_sim_chs {
+	uint32_t cyl, surface, sector;
+};
+
+/* LBA <-> CHS across zones; -ERANGE outside the drive (or in a gap between zones). */
+int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_chs *chs);
+int hd_sim_chs_to_lba(const struct hd_sim_model *m, const struct hd_sim_chs *chs, uint64_t *lba);
+/*
+ * Where on the platter a sector starts, as a fraction of a revolution in
+ * [0, 1), counted from the index at virtual time 0.  The first track of a
+ * zone starts at 0; every later track is shifted by the skews of the head
+ * and cylinder switches before it.
+ */
+double hd_sim_sector_angle(const struct hd_sim_model *m, const struct hd_sim_chs *chs);
+/* Seek time in ms for a distance in cylinders, without jitter or settle. */
+double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist);
+/* One revolution in ms. */
+double hd_sim_rev_ms(const struct hd_sim_model *m);
+
+/*
+ * The message of the last failed hd_sim_open() in this thread ("FILE:LINE:
+ * reason", "unknown preset 'x'", ...), or "" when there was none.
+ */
+const char *hd_sim_last_error(void);
+
+/* ---- the engine ---- */
+
+struct hd_sim;
+
+/* Counters since hd_sim_new(). */
+struct hd_sim_stats {
+	uint64_t reads, writes;
+	uint64_t read_hits;		/* served from the read cache or write cache */
+	uint64_t write_cached;		/* completed into the write-back cache */
+	uint64_t destages;		/* background media writes */
+	uint64_t errors;
+};
+
+/*
+ * A drive running model m (which must outlive it) with the given seed
+ * (seek jitter, write retries).  Returns 0 or -ENOMEM.
+ */
+int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed);
+void hd_sim_free(struct hd_sim *s);
+const struct hd_sim_model *hd_sim_model_of(const struct hd_sim *s);
+int64_t hd_sim_now(const struct hd_sim *s);
+/* Let ns pass without I/O; background work (read-ahead, destaging) progresses. */
+void hd_sim_idle(struct hd_sim *s, int64_t ns);
+/*
+ * A synchronous access of len bytes at byte offset off (multiples of 512,
+ * inside the drive): the clock advances to its completion.  buf may be NULL
+ * (timing only).  *hit (if not NULL) says whether the cache served it.
+ * Returns 0 or -EIO (bad sector), -EINVAL/-ERANGE for a bad request.
+ */
+int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t off, int *hit);
+/* The queued interface behind hd_dev_ops.submit/reap (see dev.h). */
+int hd_sim_submit(struct hd_sim *s, struct hd_req *r);
+int hd_sim_reap(struct hd_sim *s, struct hd_req *r);
+void hd_sim_get_stats(const struct hd_sim *s, struct hd_sim_stats *st);
+/* The bytes an unwritten 512-byte block at byte offset off reads as. */
+void hd_sim_fill(void *buf, uint64_t off, size_t len);
+
+/* ---- trace replay ---- */
+
+struct hd_trace_req {
+	int write;
+	uint64_t lba;			/* 512-byte blocks */
+	uint32_t blocks;
+	double idle_us;			/* host idle time after completion */
+	double measured_us;		/* measured service time, < 0 when absent */
+	double sim_us;			/* filled by hd_trace_run */
+	int hit;			/* filled: served from cache */
+	int result;			/* filled: 0 or -errno */
+};
+
+struct hd_trace {
+	struct hd_trace_req *req;
+	size_t n;
+	int has_measured;		/* every line carried a service time */
+};
+
+/*
+ * Read a trace: lines "R|W LBA BLOCKS [IDLE_US]", or the DiskSim validate
+ * format "R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US"; blank
+ * lines and '#' comments are skipped.  Returns 0, or -errno / -EINVAL with
+ * "FILE:LINE: reason" in err.
+ */
+int hd_trace_load(const char *path, struct hd_trace **out, char *err, size_t errlen);
+void hd_trace_free(struct hd_trace *t);
+/*
+ * Replay t on a fresh drive running m: each request is issued when the
+ * previous one has completed and its idle time has passed (a closed loop,
+ * as DiskSim's validate mode does).  Fills sim_us, hit and result.
+ * Returns 0, -ENOMEM, or -ERANGE when a request lies outside the drive
+ * (err names the line).
+ */
+int hd_trace_run(struct hd_trace *t, const struct hd_sim_model *m, uint64_t seed,
+		 char *err, size_t errlen);
+/*
+ * The RMS horizontal distance between the empirical CDFs of a and b (same
+ * unit as the values): the quantile functions are compared at p = 0.0001,
+ * 0.0002, ..., 1 (DiskSim's rms metric, on exact rather than binned CDFs).
+ * Returns a negative value when either set is empty or memory runs out.
+ */
+double hd_cdf_rms(const double *a, size_t na, const double *b, size_t nb);
+
+#endif

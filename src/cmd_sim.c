@@ -1,0 +1,476 @@
+/*
+ * hddscope sim (list, show and inspect the drive models) and hddscope
+ * replay (run a request trace on a simulated drive and compare it with the
+ * service times measured on the real one).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/datafile.h"
+#include "hddscope/preset.h"
+#include "hddscope/sim.h"
+#include "hddscope/util.h"
+
+/* A number with "." as the decimal point whatever the locale. */
+static char *fmt_num(char *buf, size_t len, double v, int decimals)
+{
+	char *p;
+
+	snprintf(buf, len, "%.*f", decimals, v);
+	for (p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
+	return buf;
+}
+
+static void sim_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope sim list\n"
+"       hddscope sim show MODEL\n"
+"       hddscope sim info MODEL\n"
+"       hddscope sim locate MODEL OFFSET...\n"
+"       hddscope sim seek MODEL DISTANCE...\n"
+"\n"
+"The simulated drives.  MODEL is a built-in preset NAME or a FILE.drive\n"
+"(format: data/drives/README.md); a device spec sim:MODEL[,seed=N] opens one.\n"
+"\n"
+"  list      name, rpm, capacity and source of every built-in preset\n"
+"  show      print the model file (a FILE.drive is checked first)\n"
+"  info      numbers derived from the model, as 'key: value' lines\n"
+"  locate    for each byte OFFSET: offset, LBA, cylinder, surface, sector\n"
+"  seek      for each DISTANCE in cylinders: distance and seek time in ms\n"
+"            (the model's curve, without jitter or write settle)\n"
+"  -h, --help  this help\n"
+"\n"
+"Exit codes: 0 ok, 1 usage, 2 no such preset or a bad model file.\n");
+}
+
+/* The "# source:" comment of a model file, or "-". */
+static void source_of(const char *text, char *out, size_t len)
+{
+	const char *p = strstr(text, "# source:");
+	size_t n;
+
+	snprintf(out, len, "-");
+	if (!p)
+		return;
+	p += 9;
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, "\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+static int load(const char *spec, struct hd_sim_model **m)
+{
+	char err[512];
+	int rc = hd_sim_model_load(spec, m, err, sizeof(err));
+
+	if (rc) {
+		hd_err("%s", err);
+		return HD_EXIT_SETUP;
+	}
+	return 0;
+}
+
+static int sim_list(void)
+{
+	size_t i;
+
+	printf("%-16s %6s %10s  %s\n", "NAME", "RPM", "CAPACITY", "SOURCE");
+	for (i = 0; hd_presets[i].name; i++) {
+		struct hd_sim_model *m;
+		char err[512], src[256], cap[32];
+
+		if (hd_sim_model_parse(hd_presets[i].text, hd_presets[i].len, hd_presets[i].name, &m,
+				       err, sizeof(err))) {
+			hd_err("%s", err);
+			return HD_EXIT_SETUP;
+		}
+		source_of(hd_presets[i].text, src, sizeof(src));
+		snprintf(cap, sizeof(cap), "%.1f GB", (double)m->sectors * m->sector_bytes / 1e9);
+		printf("%-16s %6.0f %10s  %s\n", hd_presets[i].name, m->rpm, cap, src);
+		hd_sim_model_free(m);
+	}
+	return HD_EXIT_OK;
+}
+
+static int sim_show(const char *spec)
+{
+	struct hd_sim_model *m;
+	const struct hd_preset *p;
+	FILE *f;
+	char buf[8192];
+	size_t n;
+	int ex = load(spec, &m);
+
+	if (ex)
+		return ex;
+	hd_sim_model_free(m);
+	p = hd_preset_find(spec);
+	if (p) {
+		fwrite(p->text, 1, p->len, stdout);
+		return HD_EXIT_OK;
+	}
+	f = fopen(spec, "r");
+	if (!f) {
+		hd_err("open %s: %s", spec, strerror(errno));
+		return HD_EXIT_SETUP;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	fclose(f);
+	return HD_EXIT_OK;
+}
+
+static int sim_info(const char *spec)
+{
+	struct hd_sim_model *m;
+	int ex = load(spec, &m);
+
+	if (ex)
+		return ex;
+	printf("name: %s\n", m->name);
+	printf("rpm: %g\n", m->rpm);
+	printf("revolution_ms: %.6f\n", hd_sim_rev_ms(m));
+	printf("sector_bytes: %u\n", m->sector_bytes);
+	printf("surfaces: %u\n", m->surfaces);
+	printf("zones: %zu\n", m->nzones);
+	printf("cylinders: %u\n", m->cylinders);
+	printf("sectors: %llu\n", (unsigned long long)m->sectors);
+	printf("capacity_bytes: %llu\n", (unsigned long long)(m->sectors * m->sector_bytes));
+	printf("outer_track_bytes: %llu\n", (unsigned long long)m->zones[0].spt * m->sector_bytes);
+	printf("inner_track_bytes: %llu\n",
+	       (unsigned long long)m->zones[m->nzones - 1].spt * m->sector_bytes);
+	printf("seek_1_ms: %.6f\n", hd_sim_seek_ms(m, 1));
+	printf("seek_third_ms: %.6f\n", hd_sim_seek_ms(m, m->cylinders / 3));
+	printf("seek_full_ms: %.6f\n", hd_sim_seek_ms(m, m->cylinders - 1));
+	printf("head_switch_ms: %g\n", m->head_switch_ms);
+	printf("write_settle_ms: %g\n", m->write_settle_ms);
+	printf("read_overhead_ms: %g\n", m->read_overhead_ms);
+	printf("write_overhead_ms: %g\n", m->write_overhead_ms);
+	printf("cache_hit_overhead_ms: %g\n", m->cache_hit_overhead_ms);
+	printf("interface_mb_s: %g\n", m->interface_mb_s);
+	printf("cache_segments: %u\n", m->cache_segments);
+	printf("cache_segment_kb: %llu\n", (unsigned long long)m->cache_segment_kb);
+	printf("readahead_kb: %llu\n", (unsigned long long)m->readahead_kb);
+	printf("write_cache: %s\n", m->write_cache ? "on" : "off");
+	printf("write_cache_kb: %llu\n", (unsigned long long)m->write_cache_kb);
+	printf("queue_depth: %u\n", m->queue_depth);
+	printf("seek_stddev_ms: %g\n", m->seek_stddev_ms);
+	printf("write_retry_probability: %g\n", m->write_retry_probability);
+	printf("bad_ranges: %zu\n", m->nbad);
+	hd_sim_model_free(m);
+	return HD_EXIT_OK;
+}
+
+static int sim_locate(const char *spec, int n, char **args)
+{
+	struct hd_sim_model *m;
+	int i, ex = load(spec, &m);
+
+	if (ex)
+		return ex;
+	for (i = 0; i < n; i++) {
+		struct hd_sim_chs c;
+		uint64_t off;
+
+		if (hd_opt_size("OFFSET", args[i], &off)) {
+			hd_sim_model_free(m);
+			return HD_EXIT_USAGE;
+		}
+		if (hd_sim_lba_to_chs(m, off / m->sector_bytes, &c)) {
+			hd_err("offset %s lies beyond the drive (%llu bytes)", args[i],
+			       (unsigned long long)(m->sectors * m->sector_bytes));
+			hd_sim_model_free(m);
+			return HD_EXIT_USAGE;
+		}
+		printf("%llu\t%llu\t%u\t%u\t%u\n", (unsigned long long)off,
+		       (unsigned long long)(off / m->sector_bytes), c.cyl, c.surface, c.sector);
+	}
+	hd_sim_model_free(m);
+	return HD_EXIT_OK;
+}
+
+static int sim_seek(const char *spec, int n, char **args)
+{
+	struct hd_sim_model *m;
+	int i, ex = load(spec, &m);
+	char num[32];
+
+	if (ex)
+		return ex;
+	for (i = 0; i < n; i++) {
+		uint64_t d;
+
+		if (hd_opt_u64("DISTANCE", args[i], &d)) {
+			hd_sim_model_free(m);
+			return HD_EXIT_USAGE;
+		}
+		printf("%llu\t%s\n", (unsigned long long)d,
+		       fmt_num(num, sizeof(num), hd_sim_seek_ms(m, d), 6));
+	}
+	hd_sim_model_free(m);
+	return HD_EXIT_OK;
+}
+
+int hd_cmd_sim(int argc, char **argv)
+{
+	const char *sub;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			sim_usage(stdout);
+			return HD_EXIT_OK;
+		}
+	if (argc < 2) {
+		hd_err("missing what to do: list, show, info, locate or seek");
+		return hd_usage_hint("sim");
+	}
+	sub = argv[1];
+	if (strcmp(sub, "list") == 0) {
+		if (argc != 2) {
+			hd_err("too many arguments: '%s'", argv[2]);
+			return hd_usage_hint("sim");
+		}
+		return sim_list();
+	}
+	if (strcmp(sub, "show") == 0 || strcmp(sub, "info") == 0) {
+		if (argc != 3) {
+			hd_err(argc < 3 ? "sim %s: missing MODEL" : "sim %s: too many arguments", sub);
+			return hd_usage_hint("sim");
+		}
+		return sub[0] == 's' ? sim_show(argv[2]) : sim_info(argv[2]);
+	}
+	if (strcmp(sub, "locate") == 0 || strcmp(sub, "seek") == 0) {
+		if (argc < 4) {
+			hd_err("sim %s: missing MODEL and %s", sub, sub[0] == 'l' ? "OFFSET" : "DISTANCE");
+			return hd_usage_hint("sim");
+		}
+		return sub[0] == 'l' ? sim_locate(argv[2], argc - 3, argv + 3)
+				     : sim_seek(argv[2], argc - 3, argv + 3);
+	}
+	hd_err("unknown sim command '%s'", sub);
+	return hd_usage_hint("sim");
+}
+
+/* ---- replay ---- */
+
+static void replay_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope replay --drive MODEL [-o FILE] [--seed N] TRACE\n"
+"\n"
+"Replay the requests of TRACE on a simulated drive and report the simulated\n"
+"service times; where the trace carries measured service times, compare the two\n"
+"distributions.  Each request is issued when the previous one has completed and\n"
+"its idle time has passed.\n"
+"\n"
+"TRACE lines (LBA and BLOCKS in 512-byte blocks, '#' starts a comment):\n"
+"  R|W LBA BLOCKS [IDLE_US]\n"
+"  R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US   (DiskSim validate)\n"
+"\n"
+"  -d, --drive MODEL  preset NAME or FILE.drive (required)\n"
+"  -o, --output FILE  write one row per request to a data file (test: replay)\n"
+"      --seed N       seed of seek jitter and write retries (1)\n"
+"  -h, --help         this help\n"
+"\n"
+"The summary gives mean and percentiles of both distributions, the fraction\n"
+"of cache hits and the RMS horizontal distance between the simulated and the\n"
+"measured service-time CDFs in ms (DiskSim's validation metric).\n"
+"\n"
+"Exit codes: 0 ok, 1 usage, 2 bad model or trace, 3 cannot write the output.\n");
+}
+
+struct summary {
+	double mean, p10, p50, p90, p99, max;
+};
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void summarize(double *v, size_t n, struct summary *s)
+{
+	double sum = 0;
+	size_t i;
+
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	s->mean = sum / n;
+	s->p10 = v[(size_t)(0.10 * (n - 1))];
+	s->p50 = v[(size_t)(0.50 * (n - 1))];
+	s->p90 = v[(size_t)(0.90 * (n - 1))];
+	s->p99 = v[(size_t)(0.99 * (n - 1))];
+	s->max = v[n - 1];
+}
+
+static void print_summary(const char *label, const struct summary *s)
+{
+	printf("%-10s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f\n", label, s->mean, s->p10, s->p50, s->p90,
+	       s->p99, s->max);
+}
+
+static int write_rows(const char *path, const char *model_spec, const char *trace_path,
+		      const struct hd_trace *t, const struct hd_sim_model *m, uint64_t seed, double rms)
+{
+	struct hd_df_writer *w;
+	const char *call = "write";
+	char a[32], b[32];
+	FILE *f;
+	size_t i;
+	int rc = hd_dfw_open(&w, path, "replay");
+
+	if (rc) {
+		hd_err("open %s: %s", path, strerror(-rc));
+		return HD_EXIT_RUNTIME;
+	}
+	hd_dfw_meta(w, "device", "sim:%s", model_spec);
+	hd_dfw_meta(w, "model", "%s", m->name);
+	hd_dfw_meta(w, "capacity_bytes", "%llu", (unsigned long long)(m->sectors * m->sector_bytes));
+	hd_dfw_meta(w, "sector_bytes", "%u", m->sector_bytes);
+	hd_dfw_meta(w, "trace", "%s", trace_path);
+	hd_dfw_meta(w, "params", "requests=%zu seed=%llu", t->n, (unsigned long long)seed);
+	if (rms >= 0)
+		hd_dfw_meta(w, "rms_ms", "%s", fmt_num(a, sizeof(a), rms, 4));
+	hd_dfw_columns(w, t->has_measured ? "index op lba blocks sim_ms class measured_ms"
+					  : "index op lba blocks sim_ms class");
+	f = hd_dfw_rows(w);
+	for (i = 0; i < t->n; i++) {
+		const struct hd_trace_req *r = &t->req[i];
+
+		fprintf(f, "%zu\t%s\t%llu\t%u\t%s\t%s", i, r->write ? "write" : "read",
+			(unsigned long long)r->lba, r->blocks, fmt_num(a, sizeof(a), r->sim_us / 1e3, 4),
+			r->result ? "error" : r->hit ? "cache" : "media");
+		if (t->has_measured)
+			fprintf(f, "\t%s", fmt_num(b, sizeof(b), r->measured_us / 1e3, 4));
+		fputc('\n', f);
+	}
+	if ((rc = hd_dfw_finish(w, 1, &call))) {
+		hd_err("%s %s: %s", call, path, strerror(-rc));
+		return HD_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+int hd_cmd_replay(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "drive", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *drive = NULL, *out = NULL, *trace_path;
+	struct hd_sim_model *m = NULL;
+	struct hd_trace *t = NULL;
+	struct summary ss, ms;
+	double *sim = NULL, *meas = NULL, rms = -1;
+	uint64_t seed = 1;
+	size_t i, hits = 0, errors = 0, nr = 0;
+	char err[512];
+	int c, ex;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "d:o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			drive = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 's':
+			if (hd_opt_u64("--seed", optarg, &seed))
+				return hd_usage_hint("replay");
+			break;
+		case 'h':
+			replay_usage(stdout);
+			return HD_EXIT_OK;
+		default:
+			hd_err(optopt ? "option '%s' needs a value" : "unknown option '%s'", argv[optind - 1]);
+			return hd_usage_hint("replay");
+		}
+	}
+	if (!drive) {
+		hd_err("missing --drive MODEL");
+		return hd_usage_hint("replay");
+	}
+	if (argc - optind != 1) {
+		hd_err(argc - optind ? "too many arguments: '%s'" : "missing TRACE%s",
+		       argc - optind ? argv[optind + 1] : "");
+		return hd_usage_hint("replay");
+	}
+	trace_path = argv[optind];
+	if (strncmp(drive, "sim:", 4) == 0)
+		drive += 4;
+	if ((ex = load(drive, &m)))
+		return ex;
+	if (hd_trace_load(trace_path, &t, err, sizeof(err))) {
+		hd_err("%s", err);
+		ex = HD_EXIT_SETUP;
+		goto out;
+	}
+	if (hd_trace_run(t, m, seed, err, sizeof(err))) {
+		hd_err("%s: %s", trace_path, err);
+		ex = HD_EXIT_SETUP;
+		goto out;
+	}
+	sim = malloc(t->n * sizeof(*sim));
+	meas = malloc(t->n * sizeof(*meas));
+	if (!sim || !meas) {
+		hd_err("out of memory");
+		ex = HD_EXIT_RUNTIME;
+		goto out;
+	}
+	for (i = 0; i < t->n; i++) {
+		sim[i] = t->req[i].sim_us / 1e3;
+		meas[i] = t->req[i].measured_us / 1e3;
+		hits += t->req[i].hit;
+		errors += t->req[i].result != 0;
+		nr += !t->req[i].write;
+	}
+	if (t->has_measured)
+		rms = hd_cdf_rms(sim, t->n, meas, t->n);
+	if (out && (ex = write_rows(out, drive, trace_path, t, m, seed, rms)))
+		goto out;
+	printf("trace: %s (%zu requests: %zu reads, %zu writes)\n", trace_path, t->n, nr, t->n - nr);
+	printf("drive: %s (%s)\n", drive, m->name);
+	printf("%-10s %8s %8s %8s %8s %8s %8s\n", "ms", "mean", "p10", "p50", "p90", "p99", "max");
+	summarize(sim, t->n, &ss);
+	print_summary("simulated", &ss);
+	if (t->has_measured) {
+		summarize(meas, t->n, &ms);
+		print_summary("measured", &ms);
+	}
+	printf("cache_hits: %.1f%% (simulated; writes into the write-back cache count as hits)\n",
+	       100.0 * hits / t->n);
+	if (errors)
+		printf("errors: %zu\n", errors);
+	if (t->has_measured)
+		printf("rms_ms: %.4f (RMS horizontal distance between the service-time CDFs)\n", rms);
+	ex = HD_EXIT_OK;
+out:
+	free(sim);
+	free(meas);
+	hd_trace_free(t);
+	hd_sim_model_free(m);
+	return ex;
+}

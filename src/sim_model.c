@@ -1,0 +1,683 @@
+/*
+ * Drive model files (format 1, see data/drives/README.md): the parser, the
+ * embedded presets, and the geometry and mechanics that follow from a
+ * model: LBA <-> cylinder/surface/sector with zones and skews, the angular
+ * position of a sector, the seek curve.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/preset.h"
+#include "hddscope/sim.h"
+#include "hddscope/util.h"
+
+const struct hd_preset *hd_preset_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; hd_presets[i].name; i++)
+		if (strcmp(hd_presets[i].name, name) == 0)
+			return &hd_presets[i];
+	return NULL;
+}
+
+/* ---- parser ---- */
+
+/* Keys that take one value and may appear once. */
+enum key {
+	K_FORMAT, K_NAME, K_RPM, K_SECTOR_BYTES, K_SURFACES, K_HEAD_SWITCH, K_WRITE_SETTLE,
+	K_READ_OVH, K_WRITE_OVH, K_HIT_OVH, K_IFACE, K_SEGMENTS, K_SEGMENT_KB, K_READAHEAD_KB,
+	K_WRITE_CACHE, K_WRITE_CACHE_KB, K_QUEUE_DEPTH, K_SEEK_STDDEV, K_WRITE_RETRY,
+	K_NSCALAR,
+	/* repeatable */
+	K_ZONE = K_NSCALAR, K_SEEK, K_SEEK_MODEL, K_BAD,
+};
+
+static const char *const key_names[] = {
+	[K_FORMAT] = "format", [K_NAME] = "name", [K_RPM] = "rpm",
+	[K_SECTOR_BYTES] = "sector_bytes", [K_SURFACES] = "surfaces",
+	[K_HEAD_SWITCH] = "head_switch_ms", [K_WRITE_SETTLE] = "write_settle_ms",
+	[K_READ_OVH] = "read_overhead_ms", [K_WRITE_OVH] = "write_overhead_ms",
+	[K_HIT_OVH] = "cache_hit_overhead_ms", [K_IFACE] = "interface_mb_s",
+	[K_SEGMENTS] = "cache_segments", [K_SEGMENT_KB] = "cache_segment_kb",
+	[K_READAHEAD_KB] = "readahead_kb", [K_WRITE_CACHE] = "write_cache",
+	[K_WRITE_CACHE_KB] = "write_cache_kb", [K_QUEUE_DEPTH] = "queue_depth",
+	[K_SEEK_STDDEV] = "seek_stddev_ms", [K_WRITE_RETRY] = "write_retry_probability",
+	[K_ZONE] = "zone", [K_SEEK] = "seek", [K_SEEK_MODEL] = "seek_model",
+	[K_BAD] = "bad_sectors",
+};
+
+#define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
+#define MAX_TOKENS 64
+
+struct parser {
+	const char *fname;
+	char *err;
+	size_t errlen;
+	unsigned line;
+	struct hd_sim_model *m;
+	unsigned seen[K_NSCALAR];	/* line of each scalar key, 0 = absent */
+	unsigned seek_line, seek_model_line;
+	unsigned *bad_lines;		/* line of each bad range, for the capacity check */
+	size_t zcap, scap, bcap;
+};
+
+static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int perr(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(p->err, p->errlen, "%s:%u: ", p->fname, p->line);
+
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static int get_u64(struct parser *p, const char *key, const char *tok, uint64_t lo, uint64_t hi,
+		   uint64_t *out)
+{
+	int rc = hd_parse_u64(tok, out);
+
+	if (rc)
+		return perr(p, "%s: '%s': %s", key, tok,
+			    rc == -EDOM ? "not a whole number" : hd_parse_strerror(rc));
+	if (*out < lo || *out > hi)
+		return perr(p, "%s: %s out of range (%llu..%llu)", key, tok,
+			    (unsigned long long)lo, (unsigned long long)hi);
+	return 0;
+}
+
+static int get_u32(struct parser *p, const char *key, const char *tok, uint32_t lo, uint32_t hi,
+		   uint32_t *out)
+{
+	uint64_t v;
+	int rc = get_u64(p, key, tok, lo, hi, &v);
+
+	if (!rc)
+		*out = (uint32_t)v;
+	return rc;
+}
+
+/* A finite number in [lo, hi]; hi_open makes the upper end exclusive. */
+static int get_dbl(struct parser *p, const char *key, const char *tok, double lo, double hi,
+		   int lo_open, double *out)
+{
+	if (hd_parse_double(tok, out))
+		return perr(p, "%s: '%s': not a valid number", key, tok);
+	if (*out < lo || *out > hi || (lo_open && *out <= lo))
+		return perr(p, "%s: %s out of range", key, tok);
+	return 0;
+}
+
+static int grow(struct parser *p, void **arr, size_t *cap, size_t n, size_t elem)
+{
+	void *na;
+	size_t nc;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 16;
+	na = realloc(*arr, nc * elem);
+	if (!na) {
+		snprintf(p->err, p->errlen, "%s:%u: out of memory", p->fname, p->line);
+		return -ENOMEM;
+	}
+	*arr = na;
+	*cap = nc;
+	return 0;
+}
+
+static int parse_zone(struct parser *p, char **tok, int ntok)
+{
+	struct hd_sim_model *m = p->m;
+	struct hd_sim_zone z = { 0 };
+	int rc;
+
+	if (ntok < 3 || ntok > 5)
+		return perr(p, "zone: expected FIRST_CYL LAST_CYL SECTORS_PER_TRACK "
+			    "[TRACK_SKEW [CYLINDER_SKEW]], got %d value%s", ntok, ntok == 1 ? "" : "s");
+	if ((rc = get_u32(p, "zone", tok[0], 0, 16777215, &z.first_cyl)) ||
+	    (rc = get_u32(p, "zone", tok[1], 0, 16777215, &z.last_cyl)) ||
+	    (rc = get_u32(p, "zone", tok[2], 1, 1000000, &z.spt)))
+		return rc;
+	if (z.last_cyl < z.first_cyl)
+		return perr(p, "zone: last cylinder %u below first cylinder %u", z.last_cyl, z.first_cyl);
+	if (ntok > 3 && (rc = get_u32(p, "zone", tok[3], 0, z.spt - 1, &z.track_skew)))
+		return rc;
+	if (ntok > 4 && (rc = get_u32(p, "zone", tok[4], 0, z.spt - 1, &z.cyl_skew)))
+		return rc;
+	if (m->nzones) {
+		const struct hd_sim_zone *prev = &m->zones[m->nzones - 1];
+
+		if (z.first_cyl <= prev->last_cyl)
+			return perr(p, "zone: cylinders %u-%u overlap or precede the previous zone (%u-%u)",
+				    z.first_cyl, z.last_cyl, prev->first_cyl, prev->last_cyl);
+	}
+	if ((rc = grow(p, (void **)&m->zones, &p->zcap, m->nzones, sizeof(z))))
+		return rc;
+	m->zones[m->nzones++] = z;
+	return 0;
+}
+
+static int parse_seek(struct parser *p, char **tok, int ntok)
+{
+	struct hd_sim_model *m = p->m;
+	struct hd_sim_seekpt s;
+	int rc;
+
+	if (p->seek_model_line)
+		return perr(p, "seek: seek_model was already given on line %u", p->seek_model_line);
+	if (ntok != 2)
+		return perr(p, "seek: expected DISTANCE_CYLINDERS MILLISECONDS");
+	if ((rc = get_u32(p, "seek", tok[0], 1, 16777215, &s.dist)) ||
+	    (rc = get_dbl(p, "seek", tok[1], 0, 10000, 0, &s.ms)))
+		return rc;
+	if (m->nseek && s.dist <= m->seek[m->nseek - 1].dist)
+		return perr(p, "seek: distance %u not above the previous distance %u",
+			    s.dist, m->seek[m->nseek - 1].dist);
+	if ((rc = grow(p, (void **)&m->seek, &p->scap, m->nseek, sizeof(s))))
+		return rc;
+	m->seek[m->nseek++] = s;
+	p->seek_line = p->line;
+	return 0;
+}
+
+static int parse_seek_model(struct parser *p, char **tok, int ntok)
+{
+	struct hd_sim_model *m = p->m;
+	double v[5];
+	int i, rc;
+
+	if (p->seek_line)
+		return perr(p, "seek_model: seek lines were already given (line %u)", p->seek_line);
+	if (p->seek_model_line)
+		return perr(p, "seek_model: duplicate (first on line %u)", p->seek_model_line);
+	if (ntok != 5)
+		return perr(p, "seek_model: expected A B KNEE C E");
+	for (i = 0; i < 5; i++)
+		if ((rc = get_dbl(p, "seek_model", tok[i], 0, 1e7, 0, &v[i])))
+			return rc;
+	m->has_seek_model = 1;
+	m->sm_a = v[0];
+	m->sm_b = v[1];
+	m->sm_knee = v[2];
+	m->sm_c = v[3];
+	m->sm_e = v[4];
+	p->seek_model_line = p->line;
+	return 0;
+}
+
+static int parse_bad(struct parser *p, char **tok, int ntok)
+{
+	struct hd_sim_model *m = p->m;
+	int i, rc;
+
+	if (ntok < 1)
+		return perr(p, "bad_sectors: expected LBA or FIRST-LAST values");
+	for (i = 0; i < ntok; i++) {
+		struct hd_sim_badrange b;
+		char *dash = strchr(tok[i], '-');
+
+		if (dash) {
+			*dash = '\0';
+			if ((rc = get_u64(p, "bad_sectors", tok[i], 0, UINT64_MAX / 2, &b.first)) ||
+			    (rc = get_u64(p, "bad_sectors", dash + 1, 0, UINT64_MAX / 2, &b.last)))
+				return rc;
+			if (b.last < b.first)
+				return perr(p, "bad_sectors: range %llu-%llu is descending",
+					    (unsigned long long)b.first, (unsigned long long)b.last);
+		} else {
+			if ((rc = get_u64(p, "bad_sectors", tok[i], 0, UINT64_MAX / 2, &b.first)))
+				return rc;
+			b.last = b.first;
+		}
+		if ((rc = grow(p, (void **)&m->bad, &p->bcap, m->nbad, sizeof(b))))
+			return rc;
+		/* bad_lines grows in step with bad: same capacity, realloc'ed here. */
+		{
+			unsigned *nl = realloc(p->bad_lines, p->bcap * sizeof(*nl));
+
+			if (!nl)
+				return -ENOMEM;
+			p->bad_lines = nl;
+		}
+		p->bad_lines[m->nbad] = p->line;
+		m->bad[m->nbad++] = b;
+	}
+	return 0;
+}
+
+static int parse_scalar(struct parser *p, enum key k, const char *val, char **tok, int ntok)
+{
+	struct hd_sim_model *m = p->m;
+	const char *name = key_names[k];
+	uint64_t u;
+	int rc;
+
+	if (p->seen[k])
+		return perr(p, "%s: duplicate key (first on line %u)", name, p->seen[k]);
+	p->seen[k] = p->line;
+	if (k == K_NAME) {
+		if (*val == '\0')
+			return perr(p, "name: empty");
+		if (strlen(val) >= sizeof(m->name))
+			return perr(p, "name: longer than %zu characters", sizeof(m->name) - 1);
+		strcpy(m->name, val);
+		return 0;
+	}
+	if (ntok != 1)
+		return perr(p, "%s: expected one value, got %d", name, ntok);
+	switch (k) {
+	case K_FORMAT:
+		if ((rc = get_u64(p, name, tok[0], 0, UINT32_MAX, &u)))
+			return rc;
+		if (u != 1)
+			return perr(p, "format: unsupported format %llu (this hddscope reads format 1)",
+				    (unsigned long long)u);
+		return 0;
+	case K_RPM:
+		return get_dbl(p, name, tok[0], 0, 100000, 1, &m->rpm);
+	case K_SECTOR_BYTES:
+		if ((rc = get_u32(p, name, tok[0], 512, 65536, &m->sector_bytes)))
+			return rc;
+		if (m->sector_bytes & (m->sector_bytes - 1))
+			return perr(p, "sector_bytes: %u is not a power of two", m->sector_bytes);
+		return 0;
+	case K_SURFACES:
+		return get_u32(p, name, tok[0], 1, 1024, &m->surfaces);
+	case K_HEAD_SWITCH:
+		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->head_switch_ms);
+	case K_WRITE_SETTLE:
+		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->write_settle_ms);
+	case K_READ_OVH:
+		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->read_overhead_ms);
+	case K_WRITE_OVH:
+		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->write_overhead_ms);
+	case K_HIT_OVH:
+		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->cache_hit_overhead_ms);
+	case K_IFACE:
+		return get_dbl(p, name, tok[0], 0, 1e6, 1, &m->interface_mb_s);
+	case K_SEGMENTS:
+		return get_u32(p, name, tok[0], 1, 256, &m->cache_segments);
+	case K_SEGMENT_KB:
+		return get_u64(p, name, tok[0], 0, 1u << 22, &m->cache_segment_kb);
+	case K_READAHEAD_KB:
+		return get_u64(p, name, tok[0], 0, 1u << 22, &m->readahead_kb);
+	case K_WRITE_CACHE:
+		if (strcmp(tok[0], "on") == 0)
+			m->write_cache = 1;
+		else if (strcmp(tok[0], "off") == 0)
+			m->write_cache = 0;
+		else
+			return perr(p, "write_cache: '%s': expected on or off", tok[0]);
+		return 0;
+	case K_WRITE_CACHE_KB:
+		return get_u64(p, name, tok[0], 0, 1u << 22, &m->write_cache_kb);
+	case K_QUEUE_DEPTH:
+		return get_u32(p, name, tok[0], 1, 256, &m->queue_depth);
+	case K_SEEK_STDDEV:
+		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->seek_stddev_ms);
+	case K_WRITE_RETRY:
+		return get_dbl(p, name, tok[0], 0, 1, 0, &m->write_retry_probability);
+	default:
+		return perr(p, "internal: unhandled key %s", name);
+	}
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	char *hash = strchr(line, '#'), *eq, *key, *val, *tok[MAX_TOKENS], *s, valcopy[1024];
+	int ntok = 0;
+	size_t k;
+
+	if (hash)
+		*hash = '\0';
+	line = trim(line);
+	if (*line == '\0')
+		return 0;
+	eq = strchr(line, '=');
+	if (!eq)
+		return perr(p, "expected KEY = VALUE");
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	for (k = 0; k < NKEYS; k++)
+		if (strcmp(key, key_names[k]) == 0)
+			break;
+	if (k == NKEYS)
+		return perr(p, "unknown key '%s'", key);
+	if (*val == '\0')
+		return perr(p, "%s: missing value", key);
+	/* Keep the value whole for name, split a copy into tokens for the rest. */
+	snprintf(valcopy, sizeof(valcopy), "%s", val);
+	for (s = strtok(valcopy, " \t"); s; s = strtok(NULL, " \t")) {
+		if (ntok == MAX_TOKENS)
+			return perr(p, "%s: too many values", key);
+		tok[ntok++] = s;
+	}
+	switch ((enum key)k) {
+	case K_ZONE: return parse_zone(p, tok, ntok);
+	case K_SEEK: return parse_seek(p, tok, ntok);
+	case K_SEEK_MODEL: return parse_seek_model(p, tok, ntok);
+	case K_BAD: return parse_bad(p, tok, ntok);
+	default: return parse_scalar(p, (enum key)k, val, tok, ntok);
+	}
+}
+
+static int cmp_bad(const void *a, const void *b)
+{
+	const struct hd_sim_badrange *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Checks that need the whole file: required keys, capacity, bad sectors. */
+static int finish(struct parser *p)
+{
+	static const enum key required[] = { K_FORMAT, K_RPM, K_SECTOR_BYTES, K_SURFACES };
+	struct hd_sim_model *m = p->m;
+	size_t i, j;
+	uint64_t lba = 0;
+
+	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (!p->seen[required[i]])
+			return perr(p, "missing required key '%s'", key_names[required[i]]);
+	if (!m->nzones)
+		return perr(p, "missing required key 'zone' (at least one zone)");
+	if (!m->nseek && !m->has_seek_model)
+		return perr(p, "missing the seek curve ('seek' lines or 'seek_model')");
+	if (m->write_cache && m->write_cache_kb == 0) {
+		p->line = p->seen[K_WRITE_CACHE];
+		return perr(p, "write_cache: on needs write_cache_kb > 0");
+	}
+	for (i = 0; i < m->nzones; i++) {
+		struct hd_sim_zone *z = &m->zones[i];
+		uint64_t n = (uint64_t)(z->last_cyl - z->first_cyl + 1) * m->surfaces * z->spt;
+
+		z->first_lba = lba;
+		lba += n;
+	}
+	m->sectors = lba;
+	m->cylinders = m->zones[m->nzones - 1].last_cyl + 1;
+	for (i = 0; i < m->nbad; i++)
+		if (m->bad[i].last >= m->sectors) {
+			p->line = p->bad_lines[i];
+			return perr(p, "bad_sectors: %llu is beyond the last sector %llu",
+				    (unsigned long long)m->bad[i].last,
+				    (unsigned long long)(m->sectors - 1));
+		}
+	/* Sorted and merged, so that a lookup is one binary search. */
+	qsort(m->bad, m->nbad, sizeof(*m->bad), cmp_bad);
+	for (i = 0, j = 0; i < m->nbad; i++) {
+		if (j && m->bad[i].first <= m->bad[j - 1].last + 1) {
+			if (m->bad[i].last > m->bad[j - 1].last)
+				m->bad[j - 1].last = m->bad[i].last;
+		} else {
+			m->bad[j++] = m->bad[i];
+		}
+	}
+	m->nbad = j;
+	return 0;
+}
+
+int hd_sim_model_parse(const char *text, size_t len, const char *fname,
+		       struct hd_sim_model **out, char *err, size_t errlen)
+{
+	struct parser p = { .fname = fname, .err = err, .errlen = errlen };
+	struct hd_sim_model *m = calloc(1, sizeof(*m));
+	char line[1024];
+	size_t pos = 0;
+	int rc = 0;
+
+	if (errlen)
+		err[0] = '\0';
+	if (!m) {
+		snprintf(err, errlen, "%s: out of memory", fname);
+		return -ENOMEM;
+	}
+	p.m = m;
+	/* The defaults of every optional key, as documented. */
+	m->read_overhead_ms = 0.3;
+	m->write_overhead_ms = 0.3;
+	m->cache_hit_overhead_ms = 0.1;
+	m->interface_mb_s = 40;
+	m->cache_segments = 1;
+	m->queue_depth = 1;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+
+		p.line++;
+		if (n >= sizeof(line)) {
+			rc = perr(&p, "line longer than %zu characters", sizeof(line) - 1);
+			break;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		if (memchr(line, '\0', n)) {
+			rc = perr(&p, "NUL byte in line");
+			break;
+		}
+		pos += n + (nl != NULL);
+		if ((rc = parse_line(&p, line)))
+			break;
+	}
+	if (!rc)
+		rc = finish(&p);
+	free(p.bad_lines);
+	if (rc) {
+		hd_sim_model_free(m);
+		return rc;
+	}
+	if (!m->name[0])
+		snprintf(m->name, sizeof(m->name), "%s", fname);
+	*out = m;
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int hd_sim_model_load(const char *spec, struct hd_sim_model **out, char *err, size_t errlen)
+{
+	const struct hd_preset *pr;
+	FILE *f;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	int rc;
+
+	if (!ends_with(spec, ".drive")) {
+		pr = hd_preset_find(spec);
+		if (!pr) {
+			snprintf(err, errlen, "unknown preset '%s' (see 'hddscope sim list')", spec);
+			return -ENOENT;
+		}
+		return hd_sim_model_parse(pr->text, pr->len, spec, out, err, errlen);
+	}
+	f = fopen(spec, "r");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "open %s: %s", spec, strerror(-rc));
+		return rc;
+	}
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			char *nb = realloc(buf, cap ? cap * 2 : 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				snprintf(err, errlen, "%s: out of memory", spec);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 8192;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rc = -EIO;
+		snprintf(err, errlen, "read %s: %s", spec, strerror(EIO));
+		free(buf);
+		fclose(f);
+		return rc;
+	}
+	fclose(f);
+	rc = hd_sim_model_parse(buf, n, spec, out, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void hd_sim_model_free(struct hd_sim_model *m)
+{
+	if (!m)
+		return;
+	free(m->zones);
+	free(m->seek);
+	free(m->bad);
+	free(m);
+}
+
+/* ---- geometry ---- */
+
+/* The zone holding lba: the last zone whose first LBA is <= lba. */
+static const struct hd_sim_zone *zone_of_lba(const struct hd_sim_model *m, uint64_t lba)
+{
+	size_t lo = 0, hi = m->nzones;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->zones[mid].first_lba <= lba)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &m->zones[lo];
+}
+
+int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_chs *chs)
+{
+	const struct hd_sim_zone *z;
+	uint64_t rel, per_cyl;
+
+	if (lba >= m->sectors)
+		return -ERANGE;
+	z = zone_of_lba(m, lba);
+	rel = lba - z->first_lba;
+	per_cyl = (uint64_t)z->spt * m->surfaces;
+	chs->cyl = z->first_cyl + (uint32_t)(rel / per_cyl);
+	rel %= per_cyl;
+	chs->surface = (uint32_t)(rel / z->spt);
+	chs->sector = (uint32_t)(rel % z->spt);
+	return 0;
+}
+
+static const struct hd_sim_zone *zone_of_cyl(const struct hd_sim_model *m, uint32_t cyl)
+{
+	size_t lo = 0, hi = m->nzones;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->zones[mid].first_cyl <= cyl)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &m->zones[lo];
+}
+
+int hd_sim_chs_to_lba(const struct hd_sim_model *m, const struct hd_sim_chs *chs, uint64_t *lba)
+{
+	const struct hd_sim_zone *z = zone_of_cyl(m, chs->cyl);
+
+	if (chs->cyl < z->first_cyl || chs->cyl > z->last_cyl || chs->surface >= m->surfaces ||
+	    chs->sector >= z->spt)
+		return -ERANGE;
+	*lba = z->first_lba + ((uint64_t)(chs->cyl - z->first_cyl) * m->surfaces + chs->surface) * z->spt +
+	       chs->sector;
+	return 0;
+}
+
+double hd_sim_sector_angle(const struct hd_sim_model *m, const struct hd_sim_chs *chs)
+{
+	const struct hd_sim_zone *z = zone_of_cyl(m, chs->cyl);
+	uint64_t c = chs->cyl - z->first_cyl;
+	/*
+	 * Each head switch shifts the next track by track_skew sectors and each
+	 * cylinder switch by cyl_skew, so that a sequential transfer finds the
+	 * next track's first sector just arriving after the switch.
+	 */
+	uint64_t off = c * ((uint64_t)(m->surfaces - 1) * z->track_skew + z->cyl_skew) +
+		       (uint64_t)chs->surface * z->track_skew;
+
+	return (double)((off + chs->sector) % z->spt) / z->spt;
+}
+
+double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist)
+{
+	const struct hd_sim_seekpt *s = m->seek;
+	double d = (double)dist, x0, y0, x1, y1, v;
+	size_t lo, hi;
+
+	if (dist == 0)
+		return 0;
+	if (m->has_seek_model)
+		return d < m->sm_knee ? m->sm_a + m->sm_b * sqrt(d) : m->sm_c + m->sm_e * d;
+	/* Between (0, 0) and the first point, between points, or past the last two. */
+	if (dist <= s[0].dist || m->nseek == 1) {
+		x0 = 0, y0 = 0, x1 = s[0].dist, y1 = s[0].ms;
+	} else if (dist >= s[m->nseek - 1].dist) {
+		x0 = s[m->nseek - 2].dist, y0 = s[m->nseek - 2].ms;
+		x1 = s[m->nseek - 1].dist, y1 = s[m->nseek - 1].ms;
+	} else {
+		lo = 0, hi = m->nseek - 1;	/* s[lo].dist < dist <= s[hi].dist */
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+
+			if (s[mid].dist < dist)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		x0 = s[lo].dist, y0 = s[lo].ms, x1 = s[hi].dist, y1 = s[hi].ms;
+	}
+	v = y0 + (y1 - y0) * (d - x0) / (x1 - x0);
+	/* A falling last segment must not extrapolate below zero. */
+	return v > 0 ? v : 0;
+}
+
+double hd_sim_rev_ms(const struct hd_sim_model *m)
+{
+	return 60000.0 / m->rpm;
+}

@@ -1,0 +1,247 @@
+/*
+ * Trace replay on the simulated drive: reading the two trace formats,
+ * replaying them as a closed loop (each request issued when the previous
+ * one has completed and its idle time has passed, which is how DiskSim's
+ * validate mode replays its traces), and the RMS horizontal distance
+ * between two service-time distributions, DiskSim's validation metric.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/sim.h"
+#include "hddscope/util.h"
+
+static int parse_line(char *line, struct hd_trace_req *r, int *measured, const char **why)
+{
+	char *tok[8], *s, *save = NULL;
+	int n = 0, i = 1;
+	uint64_t v;
+	double d;
+
+	for (s = strtok_r(line, " \t\r\n", &save); s; s = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == 8) {
+			*why = "too many fields";
+			return -EINVAL;
+		}
+		tok[n++] = s;
+	}
+	memset(r, 0, sizeof(*r));
+	r->measured_us = -1;
+	*measured = 0;
+	if (n < 3 || n > 6 || n == 5) {
+		*why = "expected 'R|W LBA BLOCKS [IDLE_US]' or 'R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US'";
+		return -EINVAL;
+	}
+	if (strcmp(tok[0], "R") == 0 || strcmp(tok[0], "r") == 0) {
+		r->write = 0;
+	} else if (strcmp(tok[0], "W") == 0 || strcmp(tok[0], "w") == 0) {
+		r->write = 1;
+	} else {
+		*why = "the operation must be R or W";
+		return -EINVAL;
+	}
+	if (n == 6) {
+		if (strcmp(tok[1], "Hit") && strcmp(tok[1], "Miss")) {
+			*why = "the second field of a 6-field line must be Hit or Miss";
+			return -EINVAL;
+		}
+		i = 2;
+	}
+	if (hd_parse_u64(tok[i], &r->lba)) {
+		*why = "bad LBA";
+		return -EINVAL;
+	}
+	if (hd_parse_u64(tok[i + 1], &v) || v == 0 || v > (1u << 20)) {
+		*why = "bad block count (1..1048576)";
+		return -EINVAL;
+	}
+	r->blocks = (uint32_t)v;
+	if (n == 6) {
+		if (hd_parse_double(tok[4], &d) || d < 0) {
+			*why = "bad service time";
+			return -EINVAL;
+		}
+		r->measured_us = d;
+		*measured = 1;
+		if (hd_parse_double(tok[5], &d) || d < 0) {
+			*why = "bad interarrival time";
+			return -EINVAL;
+		}
+		r->idle_us = d;
+	} else if (n == 4) {
+		if (hd_parse_double(tok[3], &d) || d < 0) {
+			*why = "bad idle time";
+			return -EINVAL;
+		}
+		r->idle_us = d;
+	}
+	return 0;
+}
+
+int hd_trace_load(const char *path, struct hd_trace **out, char *err, size_t errlen)
+{
+	struct hd_trace *t = calloc(1, sizeof(*t));
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	size_t cap = 0;
+	unsigned lineno = 0;
+	int all_measured = 1, rc = 0;
+
+	if (!t || !f) {
+		rc = t ? -errno : -ENOMEM;
+		snprintf(err, errlen, "open %s: %s", path, strerror(-rc));
+		goto fail;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct hd_trace_req r;
+		const char *why = "";
+		char *hash = strchr(line, '#'), *p = line;
+		int measured;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%u: line too long", path, lineno);
+			rc = -EINVAL;
+			goto fail;
+		}
+		if (hash)
+			*hash = '\0';
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			continue;
+		if (parse_line(p, &r, &measured, &why)) {
+			snprintf(err, errlen, "%s:%u: %s", path, lineno, why);
+			rc = -EINVAL;
+			goto fail;
+		}
+		all_measured &= measured;
+		if (t->n == cap) {
+			size_t nc = cap ? cap * 2 : 1024;
+			struct hd_trace_req *nr = realloc(t->req, nc * sizeof(*nr));
+
+			if (!nr) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				rc = -ENOMEM;
+				goto fail;
+			}
+			t->req = nr;
+			cap = nc;
+		}
+		t->req[t->n++] = r;
+	}
+	if (ferror(f)) {
+		rc = -EIO;
+		snprintf(err, errlen, "read %s: %s", path, strerror(EIO));
+		goto fail;
+	}
+	if (t->n == 0) {
+		snprintf(err, errlen, "%s: no requests in trace", path);
+		rc = -EINVAL;
+		goto fail;
+	}
+	t->has_measured = all_measured;
+	fclose(f);
+	*out = t;
+	return 0;
+fail:
+	if (f)
+		fclose(f);
+	hd_trace_free(t);
+	return rc;
+}
+
+void hd_trace_free(struct hd_trace *t)
+{
+	if (!t)
+		return;
+	free(t->req);
+	free(t);
+}
+
+int hd_trace_run(struct hd_trace *t, const struct hd_sim_model *m, uint64_t seed,
+		 char *err, size_t errlen)
+{
+	struct hd_sim *s;
+	uint64_t blocks = m->sectors * (m->sector_bytes / 512);
+	size_t i;
+	int rc;
+
+	for (i = 0; i < t->n; i++)
+		if (t->req[i].lba >= blocks || t->req[i].blocks > blocks - t->req[i].lba) {
+			snprintf(err, errlen, "request %zu (LBA %llu, %u blocks) lies beyond the drive's %llu blocks",
+				 i + 1, (unsigned long long)t->req[i].lba, t->req[i].blocks,
+				 (unsigned long long)blocks);
+			return -ERANGE;
+		}
+	if ((rc = hd_sim_new(&s, m, seed))) {
+		snprintf(err, errlen, "out of memory");
+		return rc;
+	}
+	for (i = 0; i < t->n; i++) {
+		struct hd_trace_req *r = &t->req[i];
+		int64_t t0 = hd_sim_now(s);
+
+		/* Timing only: the replay has no data to carry. */
+		r->result = hd_sim_io(s, r->write ? HD_OP_WRITE : HD_OP_READ, NULL,
+				      (size_t)r->blocks * 512, r->lba * 512, &r->hit);
+		r->sim_us = (double)(hd_sim_now(s) - t0) / 1e3;
+		hd_sim_idle(s, llround(r->idle_us * 1e3));
+	}
+	hd_sim_free(s);
+	return 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The p-quantile of sorted x, interpolating linearly between order statistics. */
+static double quantile(const double *x, size_t n, double p)
+{
+	double pos = p * (double)n - 1, f;
+	size_t i;
+
+	if (pos <= 0)
+		return x[0];
+	if (pos >= (double)(n - 1))
+		return x[n - 1];
+	i = (size_t)pos;
+	f = pos - (double)i;
+	return x[i] + f * (x[i + 1] - x[i]);
+}
+
+double hd_cdf_rms(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *sa, *sb, sum = 0;
+	int k;
+
+	if (!na || !nb)
+		return -1;
+	sa = malloc(na * sizeof(*sa));
+	sb = malloc(nb * sizeof(*sb));
+	if (!sa || !sb) {
+		free(sa);
+		free(sb);
+		return -1;
+	}
+	memcpy(sa, a, na * sizeof(*sa));
+	memcpy(sb, b, nb * sizeof(*sb));
+	qsort(sa, na, sizeof(*sa), cmp_dbl);
+	qsort(sb, nb, sizeof(*sb), cmp_dbl);
+	/* Same grid as DiskSim's rms tool: p = 0.0001 ... 1 in steps of 0.0001. */
+	for (k = 1; k <= 10000; k++) {
+		double p = k / 10000.0, d = quantile(sa, na, p) - quantile(sb, nb, p);
+
+		sum += d * d;
+	}
+	free(sa);
+	free(sb);
+	return sqrt(sum / 10000);
+}
