@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "hddscope/dev.h"
+#include "hddscope/probe.h"
 #include "hddscope/util.h"
 
 struct blk {
@@ -52,14 +53,27 @@ static int64_t blk_now(struct hd_dev *d)
 	return hd_mono_ns();
 }
 
+/*
+ * Idle gaps are part of what some probes measure (write-interval delay), so
+ * they are timed to an absolute deadline: sleep until shortly before it,
+ * then spin the last stretch, where a sleep's wake-up latency would show.
+ */
+#define BLK_SPIN_NS 200000
+
 static void blk_idle(struct hd_dev *d, int64_t ns)
 {
-	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+	int64_t deadline = hd_mono_ns() + ns, wake = deadline - BLK_SPIN_NS;
 
 	(void)d;
 	if (ns <= 0)
 		return;
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+	if (ns > BLK_SPIN_NS) {
+		struct timespec ts = { wake / 1000000000, wake % 1000000000 };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			if (hd_interrupted)
+				return;
+	}
+	while (hd_mono_ns() < deadline)
 		;
 }
 

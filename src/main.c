@@ -15,6 +15,13 @@ struct command {
 
 static const struct command commands[] = {
 	{ "seek", hd_cmd_seek, "seek curve: latency against signed distance from a reference" },
+	{ "response", hd_cmd_response, "response time over the whole stroke, and its stability" },
+	{ "media", hd_cmd_media, "media read time by transfer size" },
+	{ "queue", hd_cmd_queue, "queued random reads from concurrent processes" },
+	{ "interval", hd_cmd_interval, "write latency against the idle interval before it (--write)" },
+	{ "bench", hd_cmd_bench, "sequential and 4K random read/write summary figures" },
+	{ "zone", hd_cmd_zone, "sequential transfer rate against position" },
+	{ "profile", hd_cmd_profile, "run every probe, chart everything, write summary.json" },
 	{ "info", hd_cmd_info, "what hddscope sees of a device: size, sectors, rotational" },
 	{ "plot", hd_cmd_plot, "draw charts of data files with gnuplot" },
 	{ "sim", hd_cmd_sim, "list and show the built-in simulated drives" },

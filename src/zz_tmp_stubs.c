@@ -1,6 +1,10 @@
-/* Temporary: replaced by the sim module. */
-#include <stddef.h>
+/* Temporary: commands still being written. */
 #include "hddscope/cmd.h"
-#include "hddscope/preset.h"
-__attribute__((weak)) int hd_cmd_sim(int argc, char **argv) { (void)argc; (void)argv; return 2; }
-__attribute__((weak)) int hd_cmd_replay(int argc, char **argv) { (void)argc; (void)argv; return 2; }
+#define STUB(f) __attribute__((weak)) int f(int argc, char **argv) { (void)argc; (void)argv; hd_err("not yet implemented"); return 2; }
+STUB(hd_cmd_response)
+STUB(hd_cmd_media)
+STUB(hd_cmd_queue)
+STUB(hd_cmd_interval)
+STUB(hd_cmd_bench)
+STUB(hd_cmd_zone)
+STUB(hd_cmd_profile)

@@ -19,6 +19,13 @@ enum {
 #define HD_DEFAULT_TARGET "sim:atlas3"
 
 int hd_cmd_seek(int argc, char **argv);
+int hd_cmd_response(int argc, char **argv);
+int hd_cmd_media(int argc, char **argv);
+int hd_cmd_queue(int argc, char **argv);
+int hd_cmd_interval(int argc, char **argv);
+int hd_cmd_bench(int argc, char **argv);
+int hd_cmd_zone(int argc, char **argv);
+int hd_cmd_profile(int argc, char **argv);
 int hd_cmd_info(int argc, char **argv);
 int hd_cmd_plot(int argc, char **argv);
 int hd_cmd_sim(int argc, char **argv);
