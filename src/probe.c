@@ -228,3 +228,29 @@ int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p)
 	}
 	return (hd_rng_next(r) >> 63) ? -(int64_t)mag : (int64_t)mag;
 }
+
+int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t len, uint64_t *ref,
+		uint64_t *fail_off, enum hd_op *fail_op, int64_t *lat_ns)
+{
+	int rc = 0;
+
+	for (int tries = 0; tries < HD_AIM_TRIES; tries++) {
+		*ref = aim->pick(r, aim->arg);
+		if (aim->before) {
+			rc = aim->before(r, *ref, aim->arg, fail_off, lat_ns);
+			if (rc) {
+				*fail_op = HD_OP_READ;
+				return rc;
+			}
+		}
+		rc = hd_dev_timed(r->dev, HD_OP_READ, buf, len, *ref, lat_ns);
+		if (rc) {
+			*fail_off = *ref;
+			*fail_op = HD_OP_READ;
+			return rc;
+		}
+		if (hd_run_classify(r, 0, *lat_ns) == HD_CLASS_MEDIA || hd_interrupted)
+			break;
+	}
+	return 0;
+}

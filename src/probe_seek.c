@@ -16,8 +16,6 @@
 #include "hddscope/cmd.h"
 #include "hddscope/session.h"
 
-/* A reference read that was a cache hit is redone at most this often. */
-#define SEEK_REF_TRIES 8
 
 struct seek_opts {
 	struct hd_common c;
@@ -195,14 +193,35 @@ static int seek_setup(const struct seek_opts *o, const struct hd_dev *d, struct 
 	return 0;
 }
 
+/* What positioning needs to know about the current sample. */
+struct seek_aim {
+	const struct seek_plan *p;
+	int64_t dist;
+	enum hd_op op;
+	void *wbuf;
+};
+
 /* A reference point: ref moved by an aligned random amount within the window. */
-static uint64_t seek_pick_ref(struct hd_run *run, const struct seek_plan *p)
+static uint64_t seek_pick_ref(struct hd_run *run, void *arg)
 {
+	const struct seek_plan *p = ((struct seek_aim *)arg)->p;
 	uint64_t al = run->dev->io_align, units = p->jitter / al;
 
 	if (units == 0)
 		return p->ref;
 	return p->ref - units / 2 * al + hd_rng_below(&run->rng, units + 1) * al;
+}
+
+/* A write sample reads its target's bytes first: only they are written back. */
+static int seek_before(struct hd_run *run, uint64_t ref, void *arg, uint64_t *fail_off, int64_t *lat)
+{
+	struct seek_aim *a = arg;
+	uint64_t target = (uint64_t)((int64_t)ref + a->dist);
+
+	if (a->op != HD_OP_WRITE)
+		return 0;
+	*fail_off = target;
+	return hd_dev_timed(run->dev, HD_OP_READ, a->wbuf, a->p->block, target, lat);
 }
 
 int hd_cmd_seek(int argc, char **argv)
@@ -262,33 +281,18 @@ int hd_cmd_seek(int argc, char **argv)
 		uint64_t r = 0, target = 0;
 		enum hd_class cls;
 		enum hd_op row_op = o.op;
+		struct seek_aim sa = { &p, dist, o.op, wbuf };
+		struct hd_aim aim = { seek_pick_ref, seek_before, &sa };
 
 		/*
 		 * Every row is one access: the timed one, or the access that failed
 		 * on the way to it (then the row names that access's offset).
 		 */
-		rc = 0;
-		for (int tries = 0; tries < SEEK_REF_TRIES; tries++) {
-			r = seek_pick_ref(&s.run, &p);
+		rc = hd_position(&s.run, &aim, buf, p.block, &r, &target, &row_op, &lat);
+		if (rc) {
+			dist = (int64_t)target - (int64_t)r;
+		} else {
 			target = (uint64_t)((int64_t)r + dist);
-			/* Know the bytes before touching them: only they are written back. */
-			if (o.op == HD_OP_WRITE) {
-				rc = hd_dev_timed(d, HD_OP_READ, wbuf, p.block, target, &lat);
-				if (rc) {
-					row_op = HD_OP_READ;
-					break;
-				}
-			}
-			rc = hd_dev_timed(d, HD_OP_READ, buf, p.block, r, &lat);
-			if (rc) {
-				row_op = HD_OP_READ;
-				dist = 0;
-				target = r;
-				break;
-			}
-			/* A hit means the head did not move: redo at another nearby block. */
-			if (hd_run_classify(&s.run, 0, lat) == HD_CLASS_MEDIA)
-				break;
 		}
 		if (hd_interrupted)
 			break;

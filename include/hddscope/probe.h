@@ -85,3 +85,21 @@ int hd_dist_setup(struct hd_dist *p);
 int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p);
 
 #endif
+
+/*
+ * Positioning before a timed access (DESIGN section 3): a media read at a
+ * reference point.  pick() draws a reference; before() (optional) runs
+ * after each draw and before the reference read, e.g. a write probe's
+ * untimed read of its target.  A reference read that was a cache hit did
+ * not move the head, so another reference is drawn, up to HD_AIM_TRIES
+ * times.  Returns 0 with *ref set, or the -errno of the access that
+ * failed, with *fail_off and *fail_op naming it and *lat_ns its time.
+ */
+#define HD_AIM_TRIES 8
+struct hd_aim {
+	uint64_t (*pick)(struct hd_run *r, void *arg);
+	int (*before)(struct hd_run *r, uint64_t ref, void *arg, uint64_t *fail_off, int64_t *lat_ns);
+	void *arg;
+};
+int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t len, uint64_t *ref,
+		uint64_t *fail_off, enum hd_op *fail_op, int64_t *lat_ns);
