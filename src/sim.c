@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,18 +101,30 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
+/* Word i of a block is the block's hash xor fill_tab[i]: cheap, and it vectorizes. */
+static uint64_t fill_tab[BLK / 8];
+static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
+
+static void fill_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < BLK / 8; i++)
+		fill_tab[i] = mix64(i + 1);
+}
+
 void hd_sim_fill(void *buf, uint64_t off, size_t len)
 {
 	unsigned char *p = buf;
 	uint64_t blk = off / BLK;
 	size_t i, b;
 
-	/* Cheap per word, different for every block: enough to tell blocks apart. */
+	pthread_once(&fill_once, fill_init);
 	for (b = 0; b < len / BLK; b++, blk++) {
 		uint64_t w[BLK / 8], h = mix64(blk + 0x5eed);
 
 		for (i = 0; i < BLK / 8; i++)
-			w[i] = h ^ (i * 0x9e3779b97f4a7c15ULL);
+			w[i] = h ^ fill_tab[i];
 		memcpy(p + b * BLK, w, BLK);
 	}
 }
@@ -224,6 +237,12 @@ static int data_write(struct hd_sim *s, const void *buf, uint64_t off, size_t le
 
 /* ---- mechanics ---- */
 
+/* Round to whole nanoseconds; cheaper than llround() on this hot path. */
+static int64_t rnd(double x)
+{
+	return (int64_t)(x >= 0 ? x + 0.5 : x - 0.5);
+}
+
 struct loc {
 	const struct hd_sim_zone *z;
 	uint32_t cyl, surf, sec;
@@ -298,15 +317,17 @@ static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, int w
 /* The time at or after t when a sector at angle (revolutions) starts under the head. */
 static int64_t rot_wait(const struct hd_sim *s, double angle, int64_t t)
 {
-	double ph = fmod((double)t, s->rev_ns) / s->rev_ns, w = angle - ph, wns;
+	double td = (double)t, ph = td / s->rev_ns, w, wns;
 
+	ph -= floor(ph);
+	w = angle - ph;
 	if (w < 0)
 		w += 1;
 	wns = w * s->rev_ns;
 	/* Rounding to whole nanoseconds must not turn "just arriving" into a full turn. */
 	if (s->rev_ns - wns < 2)
 		wns = 0;
-	return t + llround(wns);
+	return t + rnd(wns);
 }
 
 /*
@@ -328,13 +349,13 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 
 		if (k > n)
 			k = n;
-		t += llround(move_ns(s, l.cyl, l.surf, write, 1, &s->rng));
+		t += rnd(move_ns(s, l.cyl, l.surf, write, 1, &s->rng));
 		s->cyl = l.cyl;
 		s->surf = l.surf;
 		if (t < data_ready)
 			t = data_ready;
 		t = rot_wait(s, loc_angle(m, &l), t);
-		t += llround((double)k * s->rev_ns / l.z->spt);
+		t += rnd((double)k * s->rev_ns / l.z->spt);
 		n -= k;
 		if (n)
 			next_track(m, &l);
@@ -346,13 +367,13 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 static int64_t write_retry(struct hd_sim *s, int64_t t)
 {
 	if (s->m->write_retry_probability > 0 && hd_rng_uniform(&s->rng) < s->m->write_retry_probability)
-		t += llround(s->rev_ns);
+		t += rnd(s->rev_ns);
 	return t;
 }
 
 static int64_t iface_ns(const struct hd_sim *s, size_t len)
 {
-	return llround((double)len * s->iface_ns_per_byte);
+	return rnd((double)len * s->iface_ns_per_byte);
 }
 
 /* ---- read cache and read-ahead ---- */
@@ -383,7 +404,7 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 
 		locate(m, s->ra_next, &l);
 		if (l.cyl != s->cyl || l.surf != s->surf) {
-			int64_t t = s->ra_t + llround(move_ns(s, l.cyl, l.surf, 0, 1, &s->rng));
+			int64_t t = s->ra_t + rnd(move_ns(s, l.cyl, l.surf, 0, 1, &s->rng));
 
 			s->cyl = l.cyl;
 			s->surf = l.surf;
@@ -396,10 +417,10 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 		if (k > target - s->ra_next)
 			k = target - s->ra_next;
 		st = s->rev_ns / l.z->spt;
-		end = s->ra_t + llround((double)k * st);
+		end = s->ra_t + rnd((double)k * st);
 		if (end > T) {
 			k = (uint64_t)((double)(T - s->ra_t) / st);
-			end = s->ra_t + llround((double)k * st);
+			end = s->ra_t + rnd((double)k * st);
 		}
 		s->ra_next += k;
 		s->ra_t = end;
@@ -537,7 +558,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	if (m->nbad && bad_overlap(m, a, b)) {
 		stream_stop(s, ts);
 		t = ts + (op == HD_OP_READ ? s->rd_ovh_ns : s->wr_ovh_ns);
-		t = media(s, a, b - a, op == HD_OP_WRITE, t, t) + llround(RETRY_REVS * s->rev_ns);
+		t = media(s, a, b - a, op == HD_OP_WRITE, t, t) + rnd(RETRY_REVS * s->rev_ns);
 		s->st.errors++;
 		*result = -EIO;
 		return t;
@@ -586,7 +607,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	t = media(s, a, b - a, 1, t, t + iface_ns(s, len));
 	/* A partial physical sector is read first and written a revolution later. */
 	if (off % s->sb || len % s->sb)
-		t += llround(s->rev_ns);
+		t += rnd(s->rev_ns);
 	return write_retry(s, t);
 }
 
@@ -610,7 +631,7 @@ static double estimate(struct hd_sim *s, const struct hd_req *r, int64_t ts)
 	locate(s->m, a, &l);
 	t = (double)ts + (double)(r->op == HD_OP_READ ? s->rd_ovh_ns : s->wr_ovh_ns) +
 	    move_ns(s, l.cyl, l.surf, r->op == HD_OP_WRITE, 0, NULL);
-	return (double)(rot_wait(s, loc_angle(s->m, &l), llround(t)) - ts);
+	return (double)(rot_wait(s, loc_angle(s->m, &l), rnd(t)) - ts);
 }
 
 /* Serve one pending request at ts: FIFO at depth 1, else least positioning time. */
@@ -816,11 +837,11 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	s->rev_ns = 60e9 / m->rpm;
 	s->iface_ns_per_byte = 1e3 / m->interface_mb_s;
 	s->seek_sd_ns = m->seek_stddev_ms * 1e6;
-	s->head_switch_ns = llround(m->head_switch_ms * 1e6);
-	s->settle_ns = llround(m->write_settle_ms * 1e6);
-	s->rd_ovh_ns = llround(m->read_overhead_ms * 1e6);
-	s->wr_ovh_ns = llround(m->write_overhead_ms * 1e6);
-	s->hit_ovh_ns = llround(m->cache_hit_overhead_ms * 1e6);
+	s->head_switch_ns = rnd(m->head_switch_ms * 1e6);
+	s->settle_ns = rnd(m->write_settle_ms * 1e6);
+	s->rd_ovh_ns = rnd(m->read_overhead_ms * 1e6);
+	s->wr_ovh_ns = rnd(m->write_overhead_ms * 1e6);
+	s->hit_ovh_ns = rnd(m->cache_hit_overhead_ms * 1e6);
 	s->seg_sectors = m->cache_segment_kb * 1024 / m->sector_bytes;
 	s->ra_sectors = m->readahead_kb * 1024 / m->sector_bytes;
 	s->wc_bytes = m->write_cache_kb * 1024;

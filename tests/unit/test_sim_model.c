@@ -1,0 +1,361 @@
+/*
+ * Drive model files: parsing (every malformed case with its line number),
+ * the layout (LBA <-> CHS across zones, skews, capacity), the seek curve
+ * (points, interpolation, extrapolation, seek_model), and the presets.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hddscope/preset.h"
+#include "hddscope/sim.h"
+
+/* Three zones with a gap of two spare cylinders between the second and third. */
+static const char *const good =
+	"# a test drive\n"
+	"format = 1\n"
+	"name = Test Drive  # trailing comment\n"
+	"rpm = 6000\n"
+	"sector_bytes = 512\n"
+	"surfaces = 3\n"
+	"zone = 0 9 100 7 11\n"
+	"zone = 10 19 80 5 9\n"
+	"zone = 22 29 50\n"
+	"seek = 1 1.0\n"
+	"seek = 10 2.0\n"
+	"seek = 20 4.0\n"
+	"head_switch_ms = 0.5\n"
+	"bad_sectors = 1000-1007 5000 999\n";
+
+static struct hd_sim_model *parse_ok(const char *text)
+{
+	struct hd_sim_model *m = NULL;
+	char err[256];
+	int rc = hd_sim_model_parse(text, strlen(text), "t.drive", &m, err, sizeof(err));
+
+	ck_assert_msg(rc == 0, "parse failed: %s", err);
+	return m;
+}
+
+START_TEST(test_parse_values)
+{
+	struct hd_sim_model *m = parse_ok(good);
+
+	ck_assert_str_eq(m->name, "Test Drive");
+	ck_assert(m->rpm == 6000);
+	ck_assert_uint_eq(m->surfaces, 3);
+	ck_assert_uint_eq(m->nzones, 3);
+	ck_assert_uint_eq(m->zones[0].track_skew, 7);
+	ck_assert_uint_eq(m->zones[0].cyl_skew, 11);
+	ck_assert_uint_eq(m->zones[2].track_skew, 0);
+	ck_assert_uint_eq(m->nseek, 3);
+	ck_assert(m->head_switch_ms == 0.5);
+	/* Defaults of the optional keys, as documented. */
+	ck_assert(m->read_overhead_ms == 0.3 && m->write_overhead_ms == 0.3);
+	ck_assert(m->cache_hit_overhead_ms == 0.1 && m->interface_mb_s == 40);
+	ck_assert_uint_eq(m->cache_segments, 1);
+	ck_assert_uint_eq(m->cache_segment_kb, 0);
+	ck_assert_uint_eq(m->readahead_kb, 0);
+	ck_assert_int_eq(m->write_cache, 0);
+	ck_assert_uint_eq(m->queue_depth, 1);
+	ck_assert(m->seek_stddev_ms == 0 && m->write_retry_probability == 0);
+	/* Capacity: sum over zones of cylinders x surfaces x sectors per track. */
+	ck_assert_uint_eq(m->sectors, 10 * 3 * 100 + 10 * 3 * 80 + 8 * 3 * 50);
+	ck_assert_uint_eq(m->cylinders, 30);
+	/* Bad sectors sorted and merged: 999-1007, 5000. */
+	ck_assert_uint_eq(m->nbad, 2);
+	ck_assert_uint_eq(m->bad[0].first, 999);
+	ck_assert_uint_eq(m->bad[0].last, 1007);
+	ck_assert_uint_eq(m->bad[1].first, 5000);
+	hd_sim_model_free(m);
+}
+END_TEST
+
+START_TEST(test_layout_roundtrip)
+{
+	struct hd_sim_model *m = parse_ok(good);
+	struct hd_sim_chs c;
+	uint64_t lba, back;
+
+	/* Spot checks at the zone boundaries, computed by hand. */
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, 0, &c), 0);
+	ck_assert(c.cyl == 0 && c.surface == 0 && c.sector == 0);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, 99, &c), 0);
+	ck_assert(c.cyl == 0 && c.surface == 0 && c.sector == 99);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, 100, &c), 0);
+	ck_assert(c.cyl == 0 && c.surface == 1 && c.sector == 0);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, 300, &c), 0);
+	ck_assert(c.cyl == 1 && c.surface == 0 && c.sector == 0);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, 2999, &c), 0);
+	ck_assert(c.cyl == 9 && c.surface == 2 && c.sector == 99);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, 3000, &c), 0);	/* first of zone 2 */
+	ck_assert(c.cyl == 10 && c.surface == 0 && c.sector == 0);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, 3000 + 2400, &c), 0);	/* first after the gap */
+	ck_assert(c.cyl == 22 && c.surface == 0 && c.sector == 0);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, m->sectors - 1, &c), 0);
+	ck_assert(c.cyl == 29 && c.surface == 2 && c.sector == 49);
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, m->sectors, &c), -ERANGE);
+	/* Every LBA maps to a distinct address and back. */
+	for (lba = 0; lba < m->sectors; lba++) {
+		ck_assert_int_eq(hd_sim_lba_to_chs(m, lba, &c), 0);
+		ck_assert_int_eq(hd_sim_chs_to_lba(m, &c, &back), 0);
+		ck_assert_uint_eq(back, lba);
+	}
+	/* Cylinders in the gap and out-of-range fields hold no LBA. */
+	c = (struct hd_sim_chs){ 20, 0, 0 };
+	ck_assert_int_eq(hd_sim_chs_to_lba(m, &c, &back), -ERANGE);
+	c = (struct hd_sim_chs){ 0, 3, 0 };
+	ck_assert_int_eq(hd_sim_chs_to_lba(m, &c, &back), -ERANGE);
+	c = (struct hd_sim_chs){ 10, 0, 80 };
+	ck_assert_int_eq(hd_sim_chs_to_lba(m, &c, &back), -ERANGE);
+	hd_sim_model_free(m);
+}
+END_TEST
+
+START_TEST(test_skew_angles)
+{
+	struct hd_sim_model *m = parse_ok(good);
+	struct hd_sim_chs c;
+
+	/* First track of a zone starts at the index. */
+	c = (struct hd_sim_chs){ 0, 0, 0 };
+	ck_assert(hd_sim_sector_angle(m, &c) == 0);
+	c = (struct hd_sim_chs){ 0, 0, 25 };
+	ck_assert(fabs(hd_sim_sector_angle(m, &c) - 0.25) < 1e-12);
+	/* Surface 1: one head switch, 7 sectors of skew. */
+	c = (struct hd_sim_chs){ 0, 1, 0 };
+	ck_assert(fabs(hd_sim_sector_angle(m, &c) - 0.07) < 1e-12);
+	/* Cylinder 1 surface 0: two head switches and one cylinder switch: 7+7+11. */
+	c = (struct hd_sim_chs){ 1, 0, 0 };
+	ck_assert(fabs(hd_sim_sector_angle(m, &c) - 0.25) < 1e-12);
+	/* Cylinder 4 surface 2 sector 90: (4 * 25 + 2 * 7 + 90) mod 100 = 4. */
+	c = (struct hd_sim_chs){ 4, 2, 90 };
+	ck_assert(fabs(hd_sim_sector_angle(m, &c) - 0.04) < 1e-12);
+	/* Zone 2 restarts at the index: cylinder 11 = one cylinder in, (5+5+9) of 80. */
+	c = (struct hd_sim_chs){ 11, 0, 0 };
+	ck_assert(fabs(hd_sim_sector_angle(m, &c) - 19.0 / 80) < 1e-12);
+	hd_sim_model_free(m);
+}
+END_TEST
+
+START_TEST(test_seek_curve)
+{
+	struct hd_sim_model *m = parse_ok(good);
+
+	ck_assert(hd_sim_seek_ms(m, 0) == 0);
+	/* The listed points. */
+	ck_assert(fabs(hd_sim_seek_ms(m, 1) - 1.0) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 10) - 2.0) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 20) - 4.0) < 1e-12);
+	/* Between points: 1 + (4 - 1) / 9. */
+	ck_assert(fabs(hd_sim_seek_ms(m, 4) - (1.0 + 3.0 / 9)) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 15) - 3.0) < 1e-12);
+	/* Past the last point, on the line through the last two. */
+	ck_assert(fabs(hd_sim_seek_ms(m, 29) - 5.8) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 100) - 20.0) < 1e-12);
+	hd_sim_model_free(m);
+}
+END_TEST
+
+START_TEST(test_seek_model_form)
+{
+	const char *text =
+		"format = 1\nrpm = 7200\nsector_bytes = 4096\nsurfaces = 2\n"
+		"zone = 0 999 300\n"
+		"seek_model = 0.5 0.25 100 2.5 0.01\n";
+	struct hd_sim_model *m = parse_ok(text);
+
+	ck_assert(m->has_seek_model && m->nseek == 0);
+	ck_assert(hd_sim_seek_ms(m, 0) == 0);
+	ck_assert(fabs(hd_sim_seek_ms(m, 1) - 0.75) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 64) - (0.5 + 0.25 * 8)) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 99) - (0.5 + 0.25 * sqrt(99))) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 100) - 3.5) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_ms(m, 999) - 12.49) < 1e-12);
+	/* A nameless model is called after its file. */
+	ck_assert_str_eq(m->name, "t.drive");
+	hd_sim_model_free(m);
+}
+END_TEST
+
+/* Every malformed case, with the line it must be reported on. */
+static const struct {
+	const char *text;
+	unsigned line;
+	const char *reason;
+} bad[] = {
+	{ "format = 1\nrpm = 7200\ncolour = red\n", 3, "unknown key 'colour'" },
+	{ "format = 1\nrpm 7200\n", 2, "expected KEY = VALUE" },
+	{ "format = 2\n", 1, "unsupported format 2" },
+	{ "format = 1\nrpm = fast\n", 2, "rpm: 'fast': not a valid number" },
+	{ "format = 1\nrpm = 0\n", 2, "rpm: 0 out of range" },
+	{ "format = 1\nrpm = -7200\n", 2, "rpm: -7200 out of range" },
+	{ "format = 1\nrpm =\n", 2, "rpm: missing value" },
+	{ "format = 1\nrpm = 7200 rpm\n", 2, "rpm: expected one value" },
+	{ "format = 1\nrpm = 7200\nrpm = 5400\n", 3, "rpm: duplicate key (first on line 2)" },
+	{ "format = 1\nsector_bytes = 520\n", 2, "sector_bytes: 520 is not a power of two" },
+	{ "format = 1\nsector_bytes = 256\n", 2, "sector_bytes: 256 out of range" },
+	{ "format = 1\nsurfaces = 0\n", 2, "surfaces: 0 out of range" },
+	{ "format = 1\nsurfaces = 2.5\n", 2, "surfaces: '2.5': not a whole number" },
+	{ "format = 1\nzone = 0 10\n", 2, "zone: expected FIRST_CYL" },
+	{ "format = 1\nzone = 10 5 100\n", 2, "zone: last cylinder 5 below first cylinder 10" },
+	{ "format = 1\nzone = 0 5 0\n", 2, "zone: 0 out of range" },
+	{ "format = 1\nzone = 0 5 100 100\n", 2, "zone: 100 out of range (0..99)" },
+	{ "format = 1\nzone = 0 5 100 1 1 1\n", 2, "zone: expected FIRST_CYL" },
+	{ "format = 1\nzone = 0 10 100\n\nzone = 10 20 90\n", 4, "overlap or precede" },
+	{ "format = 1\nzone = 20 30 100\nzone = 0 10 90\n", 3, "overlap or precede" },
+	{ "format = 1\nseek = 1 1.5\nseek = 5 2\nseek = 5 3\n", 4, "distance 5 not above the previous distance 5" },
+	{ "format = 1\nseek = 10 1.5\nseek = 5 2\n", 3, "distance 5 not above the previous distance 10" },
+	{ "format = 1\nseek = 0 1.5\n", 2, "seek: 0 out of range" },
+	{ "format = 1\nseek = 1 -2\n", 2, "seek: -2 out of range" },
+	{ "format = 1\nseek = 1\n", 2, "seek: expected DISTANCE_CYLINDERS MILLISECONDS" },
+	{ "format = 1\nseek = 1 1\nseek_model = 1 1 1 1 1\n", 3, "seek lines were already given" },
+	{ "format = 1\nseek_model = 1 1 1 1 1\nseek = 1 1\n", 3, "seek_model was already given on line 2" },
+	{ "format = 1\nseek_model = 1 1 1 1\n", 2, "seek_model: expected A B KNEE C E" },
+	{ "format = 1\nwrite_cache = maybe\n", 2, "write_cache: 'maybe': expected on or off" },
+	{ "format = 1\nqueue_depth = 0\n", 2, "queue_depth: 0 out of range" },
+	{ "format = 1\nwrite_retry_probability = 1.5\n", 2, "write_retry_probability: 1.5 out of range" },
+	{ "format = 1\ninterface_mb_s = 0\n", 2, "interface_mb_s: 0 out of range" },
+	{ "format = 1\ncache_segments = 0\n", 2, "cache_segments: 0 out of range" },
+	{ "format = 1\nbad_sectors = 9-3\n", 2, "range 9-3 is descending" },
+	{ "format = 1\nbad_sectors = x\n", 2, "bad_sectors: 'x'" },
+	/* Whole-file checks: missing keys are reported at the last line. */
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\n", 3, "missing required key 'surfaces'" },
+	{ "rpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n", 5,
+	  "missing required key 'format'" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nseek = 1 1\n\n", 6,
+	  "missing required key 'zone'" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\n", 5,
+	  "missing the seek curve" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n"
+	  "bad_sectors = 5\nbad_sectors = 19 20\n", 8, "bad_sectors: 20 is beyond the last sector 19" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nwrite_cache = on\nzone = 0 1 10\n"
+	  "seek = 1 1\n", 5, "write_cache: on needs write_cache_kb > 0" },
+};
+
+START_TEST(test_malformed)
+{
+	struct hd_sim_model *m = NULL;
+	char err[256], want[64];
+	int rc = hd_sim_model_parse(bad[_i].text, strlen(bad[_i].text), "bad.drive", &m, err,
+				    sizeof(err));
+
+	ck_assert_int_eq(rc, -EINVAL);
+	ck_assert_ptr_null(m);
+	snprintf(want, sizeof(want), "bad.drive:%u: ", bad[_i].line);
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "case %d: '%s' does not start with '%s'",
+		      _i, err, want);
+	ck_assert_msg(strstr(err, bad[_i].reason) != NULL, "case %d: '%s' does not say '%s'", _i, err,
+		      bad[_i].reason);
+}
+END_TEST
+
+START_TEST(test_load_errors)
+{
+	struct hd_sim_model *m = NULL;
+	char err[256], path[] = "/tmp/hddscope-test-XXXXXX.drive";
+	FILE *f;
+	int fd;
+
+	ck_assert_int_eq(hd_sim_model_load("no-such-preset", &m, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "unknown preset 'no-such-preset'"));
+	ck_assert_int_eq(hd_sim_model_load("/nonexistent/x.drive", &m, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x.drive"));
+	fd = mkstemps(path, 6);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("format = 1\n\n# comment\nrpm = 7200\nspeed = 3\n", f);
+	fclose(f);
+	ck_assert_int_eq(hd_sim_model_load(path, &m, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strstr(err, ":5: unknown key 'speed'"),
+		      "got '%s'", err);
+	unlink(path);
+}
+END_TEST
+
+/* The presets the issue names, each with its rpm and capacity in sectors. */
+static const struct {
+	const char *name;
+	double rpm;
+	uint32_t sector_bytes;
+} want_presets[] = {
+	{ "atlas3", 7200, 512 },
+	{ "cheetah9lp", 10045, 512 },
+	{ "dtla307030", 7200, 512 },
+	{ "st320420a", 7200, 512 },
+	{ "st2000dm001", 7200, 4096 },
+	{ "travelstar5k320", 5400, 512 },
+};
+
+/* Every .drive in data/drives parses (also those not yet embedded). */
+START_TEST(test_preset_files)
+{
+	struct hd_sim_model *m = NULL;
+	char path[512], err[256];
+
+	snprintf(path, sizeof(path), "%s/data/drives/%s.drive", HDDSCOPE_SRC_DIR, want_presets[_i].name);
+	ck_assert_msg(hd_sim_model_load(path, &m, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(m->rpm == want_presets[_i].rpm);
+	ck_assert_uint_eq(m->sector_bytes, want_presets[_i].sector_bytes);
+	hd_sim_model_free(m);
+}
+END_TEST
+
+START_TEST(test_embedded_presets)
+{
+	struct hd_sim_model *m = NULL;
+	char err[256];
+	size_t i;
+
+	ck_assert_int_ge(hd_npresets, 1);
+	ck_assert_ptr_null(hd_preset_find("nope"));
+	for (i = 0; i < hd_npresets; i++) {
+		const struct hd_preset *p = hd_preset_find(hd_presets[i].name);
+
+		ck_assert_ptr_eq(p, &hd_presets[i]);
+		ck_assert_msg(hd_sim_model_load(p->name, &m, err, sizeof(err)) == 0, "%s", err);
+		/* Presets built from DiskSim data carry its license notice. */
+		if (strstr(p->text, "DiskSim"))
+			ck_assert_ptr_nonnull(strstr(p->text, "NO WARRANTY"));
+		hd_sim_model_free(m);
+	}
+	/* atlas3: the Atlas III zones, 17926000 sectors, and its measured seek curve. */
+	ck_assert_int_eq(hd_sim_model_load("atlas3", &m, err, sizeof(err)), 0);
+	ck_assert_uint_eq(m->sectors, 17926000);
+	ck_assert_uint_eq(m->nzones, 9);
+	ck_assert_uint_eq(m->cylinders, 8057);
+	ck_assert_uint_eq(m->nseek, 117);
+	ck_assert(fabs(hd_sim_seek_ms(m, 1) - 1.663) < 1e-9);
+	ck_assert(fabs(hd_sim_seek_ms(m, 7998) - 15.36) < 1e-9);
+	ck_assert(fabs(hd_sim_seek_ms(m, 2650) - (8.474 + 8.6) / 2) < 1e-9);
+	hd_sim_model_free(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim_model");
+	TCase *tc = tcase_create("model");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_parse_values);
+	tcase_add_test(tc, test_layout_roundtrip);
+	tcase_add_test(tc, test_skew_angles);
+	tcase_add_test(tc, test_seek_curve);
+	tcase_add_test(tc, test_seek_model_form);
+	tcase_add_loop_test(tc, test_malformed, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, test_load_errors);
+	tcase_add_loop_test(tc, test_preset_files, 0, sizeof(want_presets) / sizeof(want_presets[0]));
+	tcase_add_test(tc, test_embedded_presets);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
