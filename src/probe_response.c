@@ -1,0 +1,245 @@
+/*
+ * The response probe: response time against seek distance over the whole
+ * stroke.  A grid of log-spaced distances from one access unit to the full
+ * device, each measured --reps times from random starting points in both
+ * directions, reads and (with --write) data-preserving writes, in random
+ * order.  The spread at each distance is what tells a steady drive from an
+ * unsteady one.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/session.h"
+
+struct resp_opts {
+	struct hd_common c;
+	uint64_t points, reps, block;
+};
+
+static void resp_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope response [OPTIONS] [DEVICE]\n"
+"\n"
+"Response time against seek distance over the whole stroke: a grid of\n"
+"log-spaced distances from one access unit to the full device, each timed\n"
+"--reps times from random starting points, in both directions.  Each sample\n"
+"is a media read at the start, then one timed access at start +- distance.\n"
+"With --write, writes are timed too (data-preserving).\n"
+"\n"
+"  --points N          distances in the grid, 40 or more (48)\n"
+"  --reps N            samples per distance, split between the directions (25)\n"
+"  --block SIZE        bytes per access (4k)\n"
+"\n"
+"Output: response.tsv unless -o is given.\n");
+	hd_common_usage(f, 1);
+}
+
+static int resp_parse(int argc, char **argv, struct resp_opts *o)
+{
+	enum { O_POINTS = HD_OPT_FIRST_PROBE, O_REPS, O_BLOCK };
+	static const struct option lo[] = {
+		{ "points", required_argument, NULL, O_POINTS },
+		{ "reps", required_argument, NULL, O_REPS },
+		{ "block", required_argument, NULL, O_BLOCK },
+		HD_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, k;
+
+	memset(o, 0, sizeof(*o));
+	hd_common_init(&o->c);
+	o->points = 48;
+	o->reps = 25;
+	o->block = 4096;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
+		k = hd_common_opt(&o->c, c, argv);
+		if (k == 2) {
+			resp_usage(stdout);
+			return 1;
+		}
+		if (k < 0)
+			return -1;
+		if (k > 0)
+			continue;
+		switch (c) {
+		case O_POINTS:
+			if (hd_opt_range("--points", optarg, 40, 10000, &o->points))
+				return -1;
+			break;
+		case O_REPS:
+			if (hd_opt_range("--reps", optarg, 1, 100000, &o->reps))
+				return -1;
+			break;
+		case O_BLOCK:
+			if (hd_opt_size("--block", optarg, &o->block))
+				return -1;
+			if (o->block == 0 || o->block > (64u << 20)) {
+				hd_err("--block %s: must be between one sector and 64m", optarg);
+				return -1;
+			}
+			break;
+		}
+	}
+	return hd_common_operands(&o->c, argc, argv);
+}
+
+/* One planned sample: grid point, direction, operation. */
+struct resp_task {
+	uint32_t point;
+	int8_t sign;
+	uint8_t op;
+};
+
+struct resp_aim {
+	uint64_t dist, block, size;
+	int sign;
+	enum hd_op op;
+	void *wbuf;
+};
+
+/* A random start from which start + sign * dist stays inside the device. */
+static uint64_t resp_pick(struct hd_run *run, void *arg)
+{
+	struct resp_aim *a = arg;
+	uint64_t al = run->dev->io_align, units = (a->size - a->block - a->dist) / al;
+	uint64_t s = hd_rng_below(&run->rng, units + 1) * al;
+
+	return a->sign > 0 ? s : s + a->dist;
+}
+
+static int resp_before(struct hd_run *run, uint64_t start, void *arg, uint64_t *fail_off, int64_t *lat)
+{
+	struct resp_aim *a = arg;
+
+	if (a->op != HD_OP_WRITE)
+		return 0;
+	*fail_off = a->sign > 0 ? start + a->dist : start - a->dist;
+	return hd_dev_timed(run->dev, HD_OP_READ, a->wbuf, a->block, *fail_off, lat);
+}
+
+/*
+ * n distinct aligned distances, geometric from one unit to the largest that
+ * fits; where rounding would repeat a distance the next unit is taken.
+ */
+static uint64_t *resp_grid(uint64_t n, uint64_t maxunits, uint64_t al)
+{
+	uint64_t *g = calloc(n, sizeof(*g)), prev = 0;
+
+	if (!g)
+		return NULL;
+	for (uint64_t k = 0; k < n; k++) {
+		double u = exp(log((double)maxunits) * (double)k / (double)(n - 1));
+		uint64_t v = (uint64_t)llround(u);
+
+		if (v <= prev)
+			v = prev + 1;
+		if (v > maxunits)
+			v = maxunits;
+		g[k] = v * al;
+		prev = v;
+	}
+	return g;
+}
+
+int hd_cmd_response(int argc, char **argv)
+{
+	struct resp_opts o;
+	struct hd_session s;
+	struct hd_dev *d;
+	struct resp_task *tasks = NULL;
+	uint64_t *grid = NULL, ntasks, i = 0, al;
+	void *buf = NULL, *wbuf = NULL;
+	int rc, ex, nops;
+
+	rc = resp_parse(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("response");
+	ex = hd_session_begin(&s, "response", &o.c, o.c.write_ok, "response.tsv");
+	if (ex)
+		return ex;
+	d = s.dev;
+	al = d->io_align;
+	if (o.block % al) {
+		hd_err("--block %llu: not a multiple of the %u-byte access unit of %s", (unsigned long long)o.block,
+		       (unsigned)al, d->path);
+		hd_session_abort(&s);
+		return HD_EXIT_USAGE;
+	}
+	if (d->size / al < o.points + o.block / al + 1) {
+		hd_err("%s: device too small for %llu distinct distances (%llu bytes)", d->path,
+		       (unsigned long long)o.points, (unsigned long long)d->size);
+		hd_session_abort(&s);
+		return HD_EXIT_SETUP;
+	}
+	nops = o.c.write_ok ? 2 : 1;
+	ntasks = o.points * o.reps * (uint64_t)nops;
+	grid = resp_grid(o.points, (d->size - o.block) / al, al);
+	tasks = calloc(ntasks, sizeof(*tasks));
+	buf = hd_buf_alloc(d, o.block);
+	wbuf = hd_buf_alloc(d, o.block);
+	if (!grid || !tasks || !buf || !wbuf) {
+		hd_err("%s: out of memory for %llu samples", d->path, (unsigned long long)ntasks);
+		ex = HD_EXIT_SETUP;
+		hd_session_abort(&s);
+		goto out;
+	}
+	/* Both directions alike at every distance, then a random order so drift cannot pose as shape. */
+	for (uint64_t p = 0, t = 0; p < o.points; p++)
+		for (uint64_t r = 0; r < o.reps; r++)
+			for (int op = 0; op < nops; op++, t++)
+				tasks[t] = (struct resp_task){ (uint32_t)p, (int8_t)((r & 1) ? -1 : 1), (uint8_t)op };
+	for (uint64_t t = ntasks - 1; t > 0; t--) {
+		uint64_t j = hd_rng_below(&s.run.rng, t + 1);
+		struct resp_task tmp = tasks[t];
+		tasks[t] = tasks[j];
+		tasks[j] = tmp;
+	}
+	hd_dfw_meta(s.w, "params", "points=%llu reps=%llu block=%llu ops=%s seed=%llu",
+		    (unsigned long long)o.points, (unsigned long long)o.reps, (unsigned long long)o.block,
+		    o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed);
+	hd_dfw_meta(s.w, "distance_min_bytes", "%llu", (unsigned long long)grid[0]);
+	hd_dfw_meta(s.w, "distance_max_bytes", "%llu", (unsigned long long)grid[o.points - 1]);
+	s.run.total = ntasks;
+	hd_session_calibrate(&s, buf, o.block);
+
+	for (i = 0; i < ntasks && !hd_session_stop(&s); i++) {
+		const struct resp_task *t = &tasks[i];
+		struct resp_aim a = { grid[t->point], o.block, d->size, t->sign, (enum hd_op)t->op, wbuf };
+		struct hd_aim aim = { resp_pick, resp_before, &a };
+		enum hd_op row_op = a.op;
+		enum hd_class cls;
+		uint64_t start = 0, target = 0;
+		int64_t lat = 0, dist = t->sign * (int64_t)a.dist;
+
+		rc = hd_position(&s.run, &aim, buf, o.block, &start, &target, &row_op, &lat);
+		if (hd_interrupted)
+			break;
+		if (rc == 0) {
+			target = (uint64_t)((int64_t)start + dist);
+			rc = hd_dev_timed(d, a.op, a.op == HD_OP_WRITE ? wbuf : buf, o.block, target, &lat);
+			if (rc == -EINTR && hd_interrupted)
+				break;
+		}
+		hd_session_sample(&s, rc, row_op, target, lat, &cls);
+		fprintf(s.rows, "%" PRId64 "\t%" PRIu64 "\t", dist, start);
+		hd_put_ms(s.rows, lat);
+		fprintf(s.rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
+		hd_run_progress(&s.run, i + 1, ntasks);
+	}
+	ex = hd_session_end(&s, "distance_bytes start_bytes latency_ms op class", i == ntasks);
+out:
+	free(grid);
+	free(tasks);
+	hd_buf_free(buf, o.block);
+	hd_buf_free(wbuf, o.block);
+	return ex;
+}
