@@ -1,7 +1,6 @@
 /* Temporary: commands still being written. */
 #include "hddscope/cmd.h"
 #define STUB(f) __attribute__((weak)) int f(int argc, char **argv) { (void)argc; (void)argv; hd_err("not yet implemented"); return 2; }
-STUB(hd_cmd_media)
 STUB(hd_cmd_queue)
 STUB(hd_cmd_interval)
 STUB(hd_cmd_bench)

@@ -1,0 +1,225 @@
+/*
+ * The media probe: media read time by transfer size.  Sizes from one
+ * access unit up to --max-size in powers of two, each read --reps times at
+ * random tracks within +-range of a central reference, after a positioning
+ * read at the reference.  The growth of latency with size is the media
+ * rate of that part of the disk (or the interface rate, where slower).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/session.h"
+
+struct media_opts {
+	struct hd_common c;
+	uint64_t max_size, range, reps, ref;
+	int have_ref;
+};
+
+static void media_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope media [OPTIONS] [DEVICE]\n"
+"\n"
+"Media read time by transfer size: sizes from one access unit up to\n"
+"--max-size in powers of two, each read --reps times at random positions\n"
+"within +-range of a central reference, each after a positioning read at the\n"
+"reference.  Reads only.\n"
+"\n"
+"  --max-size SIZE     largest transfer (1m)\n"
+"  --range SIZE        largest distance from the reference (16m)\n"
+"  --ref OFFSET        the central reference (middle of the device)\n"
+"  --reps N            reads per size (20)\n"
+"\n"
+"Output: media.tsv unless -o is given.\n");
+	hd_common_usage(f, 0);
+}
+
+static int media_parse(int argc, char **argv, struct media_opts *o)
+{
+	enum { O_MAX = HD_OPT_FIRST_PROBE, O_RANGE, O_REPS, O_REF };
+	static const struct option lo[] = {
+		{ "max-size", required_argument, NULL, O_MAX },
+		{ "range", required_argument, NULL, O_RANGE },
+		{ "reps", required_argument, NULL, O_REPS },
+		{ "ref", required_argument, NULL, O_REF },
+		HD_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, k;
+
+	memset(o, 0, sizeof(*o));
+	hd_common_init(&o->c);
+	o->max_size = 1 << 20;
+	o->range = 16 << 20;
+	o->reps = 20;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
+		k = hd_common_opt(&o->c, c, argv);
+		if (k == 2) {
+			media_usage(stdout);
+			return 1;
+		}
+		if (k < 0)
+			return -1;
+		if (k > 0)
+			continue;
+		switch (c) {
+		case O_MAX:
+			if (hd_opt_size("--max-size", optarg, &o->max_size))
+				return -1;
+			if (o->max_size == 0 || o->max_size > (64u << 20)) {
+				hd_err("--max-size %s: must be between one sector and 64m", optarg);
+				return -1;
+			}
+			break;
+		case O_RANGE:
+			if (hd_opt_size("--range", optarg, &o->range))
+				return -1;
+			break;
+		case O_REPS:
+			if (hd_opt_range("--reps", optarg, 1, 100000, &o->reps))
+				return -1;
+			break;
+		case O_REF:
+			if (hd_opt_size("--ref", optarg, &o->ref))
+				return -1;
+			o->have_ref = 1;
+			break;
+		}
+	}
+	return hd_common_operands(&o->c, argc, argv);
+}
+
+struct media_aim {
+	uint64_t ref, jitter;
+};
+
+/* The reference, moved within a small window so that rotational phase varies. */
+static uint64_t media_pick(struct hd_run *run, void *arg)
+{
+	struct media_aim *a = arg;
+	uint64_t al = run->dev->io_align, units = a->jitter / al;
+
+	return units ? a->ref - units / 2 * al + hd_rng_below(&run->rng, units + 1) * al : a->ref;
+}
+
+int hd_cmd_media(int argc, char **argv)
+{
+	struct media_opts o;
+	struct hd_session s;
+	struct hd_dev *d;
+	struct media_aim a;
+	uint32_t *tasks = NULL;
+	uint64_t sizes[64], nsizes = 0, ntasks, i = 0, al, range, lo, hi, room;
+	void *buf = NULL;
+	int rc, ex;
+
+	rc = media_parse(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("media");
+	ex = hd_session_begin(&s, "media", &o.c, 0, "media.tsv");
+	if (ex)
+		return ex;
+	d = s.dev;
+	al = d->io_align;
+	for (uint64_t z = al; z <= o.max_size && nsizes < 64; z *= 2)
+		sizes[nsizes++] = z;
+	if (nsizes == 0 || o.max_size % al) {
+		hd_err("--max-size %llu: not a multiple of the %u-byte access unit of %s",
+		       (unsigned long long)o.max_size, (unsigned)al, d->path);
+		hd_session_abort(&s);
+		return HD_EXIT_USAGE;
+	}
+	if (d->size < 4 * sizes[nsizes - 1]) {
+		hd_err("%s: device too small (%llu bytes) for %llu-byte reads", d->path, (unsigned long long)d->size,
+		       (unsigned long long)sizes[nsizes - 1]);
+		hd_session_abort(&s);
+		return HD_EXIT_SETUP;
+	}
+	a.ref = o.have_ref ? o.ref / al * al : d->size / 2 / al * al;
+	if (a.ref + sizes[nsizes - 1] > d->size) {
+		hd_err("--ref %llu: beyond the end of %s (%llu bytes)", (unsigned long long)o.ref, d->path,
+		       (unsigned long long)d->size);
+		hd_session_abort(&s);
+		return HD_EXIT_USAGE;
+	}
+	a.jitter = (256u << 10) < d->size / 64 ? (256u << 10) : d->size / 64 / al * al;
+	/* Targets [ref - range, ref + range] must hold the largest read, jitter included. */
+	room = d->size - sizes[nsizes - 1] - a.jitter / 2;
+	lo = a.ref > a.jitter / 2 ? a.ref - a.jitter / 2 : 0;
+	hi = a.ref + a.jitter / 2 < room ? room - a.ref - a.jitter / 2 : 0;
+	range = o.range < lo ? o.range : lo;
+	range = (range < hi ? range : hi) / al * al;
+	ntasks = nsizes * o.reps;
+	tasks = calloc(ntasks, sizeof(*tasks));
+	buf = hd_buf_alloc(d, sizes[nsizes - 1]);
+	if (!tasks || !buf) {
+		hd_err("%s: out of memory", d->path);
+		hd_session_abort(&s);
+		ex = HD_EXIT_SETUP;
+		goto out;
+	}
+	for (uint64_t t = 0; t < ntasks; t++)
+		tasks[t] = (uint32_t)(t % nsizes);
+	for (uint64_t t = ntasks - 1; t > 0; t--) {
+		uint64_t j = hd_rng_below(&s.run.rng, t + 1);
+		uint32_t tmp = tasks[t];
+		tasks[t] = tasks[j];
+		tasks[j] = tmp;
+	}
+	hd_dfw_meta(s.w, "reference_bytes", "%llu", (unsigned long long)a.ref);
+	hd_dfw_meta(s.w, "range_bytes", "%llu", (unsigned long long)range);
+	if (range < o.range)
+		hd_dfw_meta(s.w, "range_note", "shrunk from %llu to fit the device around the reference",
+			    (unsigned long long)o.range);
+	hd_dfw_meta(s.w, "params", "max_size=%llu range=%llu reps=%llu seed=%llu",
+		    (unsigned long long)sizes[nsizes - 1], (unsigned long long)range, (unsigned long long)o.reps,
+		    (unsigned long long)o.c.seed);
+	s.run.total = ntasks;
+	hd_session_calibrate(&s, buf, al);
+
+	for (i = 0; i < ntasks && !hd_session_stop(&s); i++) {
+		uint64_t size = sizes[tasks[i]], r = 0, target = 0, units = range / al;
+		int64_t dist = ((int64_t)hd_rng_below(&s.run.rng, 2 * units + 1) - (int64_t)units) * (int64_t)al;
+		int64_t lat = 0;
+		struct hd_aim aim = { media_pick, NULL, &a };
+		enum hd_op op = HD_OP_READ;
+		enum hd_class cls;
+		uint64_t rowsize = al;	/* the positioning read, unless it got to the timed one */
+
+		rc = hd_position(&s.run, &aim, buf, al, &r, &target, &op, &lat);
+		if (hd_interrupted)
+			break;
+		if (rc == 0) {
+			rowsize = size;
+			target = (uint64_t)((int64_t)r + dist);
+			rc = hd_dev_timed(d, HD_OP_READ, buf, size, target, &lat);
+			if (rc == -EINTR && hd_interrupted)
+				break;
+		} else {
+			dist = (int64_t)target - (int64_t)a.ref;
+		}
+		hd_session_sample(&s, rc, HD_OP_READ, target, lat, &cls);
+		/*
+		 * The threshold was calibrated with one-unit reads; a larger read
+		 * that hits the cache costs more (its transfer) and is labelled
+		 * media, so only plainly fast reads are called hits.
+		 */
+		fprintf(s.rows, "%" PRIu64 "\t%" PRId64 "\t", rowsize, dist);
+		hd_put_ms(s.rows, lat);
+		fprintf(s.rows, "\t%s\n", hd_class_name(cls));
+		hd_run_progress(&s.run, i + 1, ntasks);
+	}
+	ex = hd_session_end(&s, "size_bytes distance_bytes latency_ms class", i == ntasks);
+out:
+	free(tasks);
+	hd_buf_free(buf, sizes[nsizes - 1]);
+	return ex;
+}
