@@ -4,5 +4,4 @@
 STUB(hd_cmd_queue)
 STUB(hd_cmd_interval)
 STUB(hd_cmd_bench)
-STUB(hd_cmd_zone)
 STUB(hd_cmd_profile)
