@@ -3,5 +3,4 @@
 #define STUB(f) __attribute__((weak)) int f(int argc, char **argv) { (void)argc; (void)argv; hd_err("not yet implemented"); return 2; }
 STUB(hd_cmd_queue)
 STUB(hd_cmd_interval)
-STUB(hd_cmd_bench)
 STUB(hd_cmd_profile)

@@ -1,0 +1,290 @@
+/*
+ * The bench probe: the classic summary figures.  Sequential read in 2 MiB
+ * O_DIRECT reads for at least --time (as hdparm -t), sequential write (with
+ * --write: a window is read into memory, untimed, and only its write-back
+ * is timed, window by window), and 4K random read and write within a
+ * --span region (as iozone -i 2 -r 4k -s 100m; the random writes write
+ * back bytes read beforehand).  Time is the device's clock: virtual time
+ * on a simulated drive.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/session.h"
+
+#define BENCH_SEQ_IO (2u << 20)
+#define BENCH_SEQ_WINDOW (32u << 20)
+
+struct bench_opts {
+	struct hd_common c;
+	uint64_t time_ms, span, rblock;
+};
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope bench [OPTIONS] [DEVICE]\n"
+"\n"
+"The classic summary figures: sequential read (2 MiB O_DIRECT reads from the\n"
+"start of the device, as hdparm -t), sequential write (with --write), and\n"
+"random reads and writes (with --write) of --block within the first --span\n"
+"bytes (as iozone -i 2 -r 4k -s 100m).  Each runs for --time.  Writes are\n"
+"data-preserving: the bytes are read first, untimed, and written back.\n"
+"\n"
+"  --time MS           duration of each test in milliseconds (3000)\n"
+"  --span SIZE         region of the random tests (100m)\n"
+"  --block SIZE        random access size (4k)\n"
+"\n"
+"Prints one row: device | seq read | seq write | rand read | rand write, in\n"
+"MB/s (10^6 bytes/s) and IOPS.  Output: bench.tsv unless -o is given.\n");
+	hd_common_usage(f, 1);
+}
+
+static int bench_parse(int argc, char **argv, struct bench_opts *o)
+{
+	enum { O_TIME = HD_OPT_FIRST_PROBE, O_SPAN, O_BLOCK };
+	static const struct option lo[] = {
+		{ "time", required_argument, NULL, O_TIME },
+		{ "span", required_argument, NULL, O_SPAN },
+		{ "block", required_argument, NULL, O_BLOCK },
+		HD_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, k;
+
+	memset(o, 0, sizeof(*o));
+	hd_common_init(&o->c);
+	o->time_ms = 3000;
+	o->span = 100ULL << 20;
+	o->rblock = 4096;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
+		k = hd_common_opt(&o->c, c, argv);
+		if (k == 2) {
+			bench_usage(stdout);
+			return 1;
+		}
+		if (k < 0)
+			return -1;
+		if (k > 0)
+			continue;
+		switch (c) {
+		case O_TIME:
+			if (hd_opt_range("--time", optarg, 1, 86400000, &o->time_ms))
+				return -1;
+			break;
+		case O_SPAN:
+			if (hd_opt_size("--span", optarg, &o->span))
+				return -1;
+			break;
+		case O_BLOCK:
+			if (hd_opt_size("--block", optarg, &o->rblock))
+				return -1;
+			if (o->rblock == 0 || o->rblock > (64u << 20)) {
+				hd_err("--block %s: must be between one sector and 64m", optarg);
+				return -1;
+			}
+			break;
+		}
+	}
+	return hd_common_operands(&o->c, argc, argv);
+}
+
+/* One sub-test's tally. */
+struct bench_res {
+	const char *name;
+	int ran;
+	uint64_t requests, bytes;
+	int64_t ns;		/* time spent in the timed accesses */
+};
+
+struct bench {
+	struct hd_session *s;
+	struct hd_dev *d;
+	int64_t limit_ns;
+};
+
+/* Account and time one access; returns 1 when the run must stop. */
+static int bench_io(struct bench *b, struct bench_res *r, enum hd_op op, void *buf, size_t len, uint64_t off)
+{
+	enum hd_class cls;
+	int64_t lat;
+	int rc = hd_dev_timed(b->d, op, buf, len, off, &lat);
+
+	if (rc == 0) {
+		r->requests++;
+		r->bytes += len;
+	}
+	r->ns += lat;
+	return hd_session_sample(b->s, rc, op, off, lat, &cls) || hd_interrupted;
+}
+
+static void bench_seq_read(struct bench *b, struct bench_res *r, void *buf)
+{
+	uint64_t off = 0;
+
+	r->ran = 1;
+	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
+		if (off + BENCH_SEQ_IO > b->d->size)
+			off = 0;
+		if (bench_io(b, r, HD_OP_READ, buf, BENCH_SEQ_IO, off))
+			break;
+		off += BENCH_SEQ_IO;
+		hd_run_progress(&b->s->run, (uint64_t)(r->ns / 1000000), (uint64_t)(b->limit_ns / 1000000));
+	}
+}
+
+static void bench_seq_write(struct bench *b, struct bench_res *r, uint8_t *win, uint64_t winlen)
+{
+	uint64_t off = 0;
+
+	r->ran = 1;
+	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
+		uint64_t n = winlen;
+
+		if (off + n > b->d->size) {
+			if (off >= b->d->size)
+				off = 0;
+			n = (b->d->size - off) / BENCH_SEQ_IO * BENCH_SEQ_IO;
+			if (n == 0) {
+				off = 0;
+				continue;
+			}
+		}
+		/* The window's current bytes, untimed: exactly these are written back. */
+		if (hd_dev_io(b->d, HD_OP_READ, win, n, off)) {
+			enum hd_class cls;
+			if (hd_session_sample(b->s, -EIO, HD_OP_READ, off, 0, &cls))
+				break;
+			off += n;
+			continue;
+		}
+		for (uint64_t k = 0; k < n && r->ns < b->limit_ns; k += BENCH_SEQ_IO)
+			if (bench_io(b, r, HD_OP_WRITE, win + k, BENCH_SEQ_IO, off + k))
+				return;
+		off += n;
+		hd_run_progress(&b->s->run, (uint64_t)(r->ns / 1000000), (uint64_t)(b->limit_ns / 1000000));
+	}
+}
+
+static void bench_rand(struct bench *b, struct bench_res *r, enum hd_op op, uint8_t *span, uint64_t spanlen,
+		       uint64_t block)
+{
+	uint64_t units = spanlen / block;
+
+	r->ran = 1;
+	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
+		uint64_t off = hd_rng_below(&b->s->run.rng, units) * block;
+
+		if (bench_io(b, r, op, span + off, block, off))
+			break;
+		if (r->requests % 64 == 0)
+			hd_run_progress(&b->s->run, (uint64_t)(r->ns / 1000000), (uint64_t)(b->limit_ns / 1000000));
+	}
+}
+
+static double mb_s(const struct bench_res *r)
+{
+	return r->ns > 0 ? (double)r->bytes / 1e6 / ((double)r->ns / 1e9) : 0;
+}
+
+static double iops(const struct bench_res *r)
+{
+	return r->ns > 0 ? (double)r->requests / ((double)r->ns / 1e9) : 0;
+}
+
+int hd_cmd_bench(int argc, char **argv)
+{
+	struct bench_opts o;
+	struct hd_session s;
+	struct bench b;
+	struct bench_res res[4] = { { "seq_read", 0, 0, 0, 0 }, { "seq_write", 0, 0, 0, 0 },
+				    { "rand_read", 0, 0, 0, 0 }, { "rand_write", 0, 0, 0, 0 } };
+	uint8_t *seqbuf = NULL, *span = NULL;
+	uint64_t spanlen = 0, winlen = 0;
+	int rc, ex, all;
+
+	rc = bench_parse(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("bench");
+	ex = hd_session_begin(&s, "bench", &o.c, o.c.write_ok, "bench.tsv");
+	if (ex)
+		return ex;
+	b.s = &s;
+	b.d = s.dev;
+	b.limit_ns = (int64_t)o.time_ms * 1000000;
+	if (o.rblock % b.d->io_align) {
+		hd_err("--block %llu: not a multiple of the %u-byte access unit of %s", (unsigned long long)o.rblock,
+		       (unsigned)b.d->io_align, b.d->path);
+		hd_session_abort(&s);
+		return HD_EXIT_USAGE;
+	}
+	if (b.d->size < BENCH_SEQ_IO || b.d->size < 2 * o.rblock) {
+		hd_err("%s: device too small (%llu bytes) for 2 MiB sequential reads", b.d->path,
+		       (unsigned long long)b.d->size);
+		hd_session_abort(&s);
+		return HD_EXIT_SETUP;
+	}
+	spanlen = (o.span < b.d->size ? o.span : b.d->size) / o.rblock * o.rblock;
+	winlen = b.d->size < BENCH_SEQ_WINDOW ? b.d->size / BENCH_SEQ_IO * BENCH_SEQ_IO : BENCH_SEQ_WINDOW;
+	seqbuf = hd_buf_alloc(b.d, o.c.write_ok ? winlen : BENCH_SEQ_IO);
+	span = hd_buf_alloc(b.d, spanlen);
+	if (!seqbuf || !span || spanlen == 0) {
+		hd_err("%s: out of memory for the %llu-byte random region", b.d->path, (unsigned long long)spanlen);
+		hd_session_abort(&s);
+		ex = HD_EXIT_SETUP;
+		goto out;
+	}
+	hd_dfw_meta(s.w, "params", "time_ms=%llu span=%llu block=%llu seq_io=%u ops=%s seed=%llu",
+		    (unsigned long long)o.time_ms, (unsigned long long)spanlen, (unsigned long long)o.rblock,
+		    BENCH_SEQ_IO, o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed);
+	hd_dfw_meta(s.w, "mb", "10^6 bytes");
+
+	bench_seq_read(&b, &res[0], seqbuf);
+	if (o.c.write_ok && !hd_session_stop(&s))
+		bench_seq_write(&b, &res[1], seqbuf, winlen);
+	if (!hd_session_stop(&s))
+		bench_rand(&b, &res[2], HD_OP_READ, span, spanlen, o.rblock);
+	if (o.c.write_ok && !hd_session_stop(&s)) {
+		/* The random writes write back what the region holds now. */
+		rc = hd_dev_io(b.d, HD_OP_READ, span, spanlen, 0);
+		if (rc) {
+			hd_err_access(b.d, HD_OP_READ, 0, rc);
+			hd_err("%s: cannot read the random-write region; random writes skipped", b.d->path);
+		} else {
+			bench_rand(&b, &res[3], HD_OP_WRITE, span, spanlen, o.rblock);
+		}
+	}
+	all = res[0].ran && res[2].ran && (!o.c.write_ok || (res[1].ran && res[3].ran)) && res[0].ns >= b.limit_ns &&
+	      res[2].ns >= b.limit_ns;
+	for (int k = 0; k < 4; k++) {
+		if (!res[k].ran)
+			continue;
+		fprintf(s.rows, "%s\t%.3f\t%.1f\t%" PRIu64 "\t%" PRIu64 "\t%.6f\n", res[k].name, mb_s(&res[k]),
+			iops(&res[k]), res[k].requests, res[k].bytes, (double)res[k].ns / 1e9);
+	}
+	{
+		/* The figures are the command's result: printed whatever --quiet says. */
+		char w1[32] = "-", w2[32] = "-";
+
+		if (res[1].ran)
+			snprintf(w1, sizeof(w1), "%.2f", mb_s(&res[1]));
+		if (res[3].ran)
+			snprintf(w2, sizeof(w2), "%.3f (%.0f IOPS)", mb_s(&res[3]), iops(&res[3]));
+		printf("device | seq read MB/s | seq write MB/s | %s rand read MB/s | %s rand write MB/s\n",
+		       o.rblock == 4096 ? "4K" : "block", o.rblock == 4096 ? "4K" : "block");
+		printf("%s | %.2f | %s | %.3f (%.0f IOPS) | %s\n", b.d->path, mb_s(&res[0]), w1, mb_s(&res[2]),
+		       iops(&res[2]), w2);
+	}
+	ex = hd_session_end(&s, "test mb_s iops requests bytes seconds", all);
+out:
+	hd_buf_free(seqbuf, winlen);
+	hd_buf_free(span, spanlen);
+	return ex;
+}
