@@ -1,0 +1,645 @@
+/*
+ * The simulated drive's engine: what an access costs (seek by distance,
+ * head switch, settle, rotation from the layout), read-ahead, the
+ * write-back cache, the command queue, faults, data, determinism, and the
+ * sim: device backend.  Expected times are computed here from the model.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/dev.h"
+#include "hddscope/sim.h"
+#include "hddscope/util.h"
+
+/*
+ * 6000 rpm: one revolution is 10 ms.  Zone 0 has 200 sectors per track
+ * (50 us a sector), zone 1 has 100.  The interface moves 4 KiB in 80 us.
+ */
+#define BASE \
+	"format = 1\n" \
+	"rpm = 6000\n" \
+	"sector_bytes = 512\n" \
+	"surfaces = 4\n" \
+	"zone = 0 999 200 10 20\n" \
+	"zone = 1000 1999 100 5 10\n" \
+	"seek = 1 1.0\n" \
+	"seek = 100 3.0\n" \
+	"seek = 1000 8.0\n" \
+	"head_switch_ms = 0.5\n" \
+	"write_settle_ms = 0.25\n" \
+	"read_overhead_ms = 0.2\n" \
+	"write_overhead_ms = 0.3\n" \
+	"cache_hit_overhead_ms = 0.1\n" \
+	"interface_mb_s = 51.2\n"
+
+#define REV_NS 10000000.0
+#define IFACE_4K 80000
+#define K4 4096
+
+struct rig {
+	struct hd_sim_model *m;
+	struct hd_sim *s;
+};
+
+static struct rig rig_new(const char *extra, uint64_t seed)
+{
+	char text[4096], err[256];
+	struct rig r;
+
+	snprintf(text, sizeof(text), "%s%s", BASE, extra);
+	ck_assert_msg(hd_sim_model_parse(text, strlen(text), "test.drive", &r.m, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_int_eq(hd_sim_new(&r.s, r.m, seed), 0);
+	return r;
+}
+
+static void rig_free(struct rig *r)
+{
+	hd_sim_free(r->s);
+	hd_sim_model_free(r->m);
+}
+
+/* LBA of (cyl, surface, sector). */
+static uint64_t lba_of(const struct hd_sim_model *m, uint32_t cyl, uint32_t surf, uint32_t sec)
+{
+	struct hd_sim_chs c = { cyl, surf, sec };
+	uint64_t lba;
+
+	ck_assert_int_eq(hd_sim_chs_to_lba(m, &c, &lba), 0);
+	return lba;
+}
+
+static uint32_t spt_of(const struct hd_sim_model *m, uint32_t cyl)
+{
+	size_t i;
+
+	for (i = 0; i < m->nzones; i++)
+		if (cyl >= m->zones[i].first_cyl && cyl <= m->zones[i].last_cyl)
+			return m->zones[i].spt;
+	ck_abort_msg("cylinder %u in no zone", cyl);
+	return 0;
+}
+
+/*
+ * The model's cost of a 4 KiB single-track media access at lba starting at
+ * t with the head at (hcyl, hsurf): overhead, positioning (seek by
+ * distance or head switch, plus settle on a write), rotational wait for the
+ * first sector, transfer, and for a read the interface transfer after it.
+ */
+static int64_t expect_done(const struct hd_sim_model *m, uint32_t hcyl, uint32_t hsurf, uint64_t lba,
+			   int write, int64_t t)
+{
+	struct hd_sim_chs c;
+	double tt, pos = 0, ph, w;
+
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, lba, &c), 0);
+	tt = (double)t + (write ? m->write_overhead_ms : m->read_overhead_ms) * 1e6;
+	if (c.cyl != hcyl)
+		pos = hd_sim_seek_ms(m, c.cyl > hcyl ? c.cyl - hcyl : hcyl - c.cyl) * 1e6;
+	else if (c.surface != hsurf)
+		pos = m->head_switch_ms * 1e6;
+	if (write && pos > 0)
+		pos += m->write_settle_ms * 1e6;
+	tt += pos;
+	ph = fmod(tt, REV_NS) / REV_NS;
+	w = hd_sim_sector_angle(m, &c) - ph;
+	if (w < 0)
+		w += 1;
+	tt += w * REV_NS + 8 * REV_NS / spt_of(m, c.cyl);
+	if (!write)
+		tt += IFACE_4K;
+	return llround(tt);
+}
+
+static int64_t timed(struct hd_sim *s, enum hd_op op, uint64_t lba, size_t len, int *hit, int *rc)
+{
+	int64_t t0 = hd_sim_now(s);
+	int r = hd_sim_io(s, op, NULL, len, lba * 512, hit);
+
+	if (rc)
+		*rc = r;
+	else
+		ck_assert_int_eq(r, 0);
+	return hd_sim_now(s) - t0;
+}
+
+#define ck_near(a, b, tol) \
+	ck_assert_msg(llabs((long long)(a) - (long long)(b)) <= (tol), "%s = %lld, want %lld (+-%d)", #a, \
+		      (long long)(a), (long long)(b), (int)(tol))
+
+/*
+ * Time a 4 KiB access on track (cyl, surf) right after a read at from, at
+ * a sector chosen so that its start falls `margin` sectors after (margin
+ * > 0) or before (margin < 0) the moment the positioning should end by the
+ * model: pos_ms after the overhead.  Returns the rotational wait in
+ * sectors (latency minus overhead, positioning, transfer, interface).  A
+ * positioning time off by more than a sector shows as a wait near a full
+ * revolution where a short one was due, or the other way round.
+ */
+static double bracket(struct rig *r, uint64_t from, uint32_t cyl, uint32_t surf, int write, double pos_ms,
+		      int margin)
+{
+	struct hd_sim_chs c = { cyl, surf, 0 };
+	uint32_t spt = spt_of(r->m, cyl);
+	double st = REV_NS / spt, ovh = (write ? r->m->write_overhead_ms : r->m->read_overhead_ms) * 1e6;
+	double end, a0, rel;
+	int64_t t0, lat;
+	long k;
+	int tries = 0;
+
+	/*
+	 * A read always ends at the same angle; when the chosen sector would
+	 * cross the end of the track, start from 8 sectors further on.
+	 */
+	do {
+		timed(r->s, HD_OP_READ, from, K4, NULL, NULL);
+		from += 8;
+		t0 = hd_sim_now(r->s);
+		end = (double)t0 + ovh + pos_ms * 1e6;
+		a0 = hd_sim_sector_angle(r->m, &c);
+		rel = fmod(end / REV_NS - a0 + 2, 1.0) * spt;	/* sectors past sector 0 then */
+		k = margin > 0 ? (long)ceil(rel) + margin - 1 : (long)floor(rel) + margin + 1;
+		k = (k % (long)spt + spt) % spt;
+	} while (k > (long)spt - 8 && ++tries < 10);
+	ck_assert(k <= (long)spt - 8);
+	c.sector = (uint32_t)k;
+	lat = timed(r->s, write ? HD_OP_WRITE : HD_OP_READ, lba_of(r->m, cyl, surf, c.sector), K4, NULL, NULL);
+	return ((double)lat - ovh - pos_ms * 1e6 - 8 * st - (write ? 0 : IFACE_4K)) / st;
+}
+
+START_TEST(test_seek_costs)
+{
+	/* Distances on a point, between points (interpolated), past the last (extrapolated). */
+	static const uint32_t dists[] = { 1, 50, 100, 550, 1000, 1500 };
+	static const double curve[] = { 1.0, 1.0 + 49 * 2.0 / 99, 3.0, 5.5, 8.0, 8.0 + 500 * 5.0 / 900 };
+	struct rig r = rig_new("", 1);
+	size_t i;
+	int w;
+
+	for (i = 0; i < sizeof(dists) / sizeof(dists[0]); i++) {
+		uint64_t from = lba_of(r.m, 10, 0, 0), to = lba_of(r.m, 10 + dists[i], 0, 0);
+		int64_t t0, lat;
+
+		ck_assert(fabs(hd_sim_seek_ms(r.m, dists[i]) - curve[i]) < 1e-12);
+		for (w = 0; w <= 1; w++) {
+			/* Seek, plus the settle on a write; a sector just after is caught, */
+			double pos = curve[i] + (w ? 0.25 : 0), wait;
+
+			wait = bracket(&r, from, 10 + dists[i], 1, w, pos, 1);
+			ck_assert_msg(wait >= -0.01 && wait <= 1.01, "d=%u w=%d: wait %.3f sectors after",
+				      dists[i], w, wait);
+			/* one just before is missed by a whole revolution. */
+			wait = bracket(&r, from, 10 + dists[i], 1, w, pos, -1);
+			ck_assert_msg(wait >= spt_of(r.m, 10 + dists[i]) - 1.01 &&
+				      wait <= spt_of(r.m, 10 + dists[i]) + 0.01,
+				      "d=%u w=%d: wait %.3f sectors before", dists[i], w, wait);
+		}
+		/* And the whole access, rotation included, as the model computes it. */
+		timed(r.s, HD_OP_READ, from, K4, NULL, NULL);
+		t0 = hd_sim_now(r.s);
+		lat = timed(r.s, HD_OP_READ, to, K4, NULL, NULL);
+		ck_near(t0 + lat, expect_done(r.m, 10, 0, to, 0, t0), 4);
+		timed(r.s, HD_OP_READ, from, K4, NULL, NULL);
+		t0 = hd_sim_now(r.s);
+		lat = timed(r.s, HD_OP_WRITE, to, K4, NULL, NULL);
+		ck_near(t0 + lat, expect_done(r.m, 10, 0, to, 1, t0), 4);
+	}
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_head_switch)
+{
+	struct rig r = rig_new("", 1);
+	uint64_t from = lba_of(r.m, 500, 0, 0), to = lba_of(r.m, 500, 3, 100);
+	int64_t t0, lat;
+
+	timed(r.s, HD_OP_READ, from, K4, NULL, NULL);
+	t0 = hd_sim_now(r.s);
+	lat = timed(r.s, HD_OP_READ, to, K4, NULL, NULL);
+	ck_near(t0 + lat, expect_done(r.m, 500, 0, to, 0, t0), 4);
+	/* Same cylinder, other surface: the head switch time, bracketed to a sector. */
+	ck_assert(bracket(&r, from, 500, 3, 0, 0.5, 1) <= 1.01);
+	ck_assert(bracket(&r, from, 500, 3, 0, 0.5, -1) >= 199 - 0.01);
+	ck_assert(bracket(&r, from, 500, 3, 1, 0.5 + 0.25, 1) <= 1.01);
+	ck_assert(bracket(&r, from, 500, 3, 1, 0.5 + 0.25, -1) >= 199 - 0.01);
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_reread_one_revolution)
+{
+	struct rig r = rig_new("", 1);
+	uint64_t lbas[] = { 0, 12345, lba_of(r.m, 1500, 2, 37) };
+	size_t i;
+	int hit;
+
+	for (i = 0; i < 3; i++) {
+		timed(r.s, HD_OP_READ, lbas[i], K4, NULL, NULL);
+		/* Overhead, transfer and interface all pass while the platter turns once. */
+		ck_near(timed(r.s, HD_OP_READ, lbas[i], K4, &hit, NULL), REV_NS, 2);
+		ck_assert_int_eq(hit, 0);
+	}
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_rotation_uniform)
+{
+	struct rig r = rig_new("", 1);
+	struct hd_rng rng;
+	uint64_t lba = lba_of(r.m, 700, 1, 0);
+	double sum = 0, sq = 0, lo = 1e18, hi = -1, mean, sd;
+	int i, n = 4000;
+
+	hd_rng_seed(&rng, 42);
+	timed(r.s, HD_OP_READ, lba, K4, NULL, NULL);
+	for (i = 0; i < n; i++) {
+		double wait;
+
+		hd_sim_idle(r.s, (int64_t)hd_rng_below(&rng, 100000000));
+		/* Same track: no positioning, so what is left is the rotational wait. */
+		wait = (double)timed(r.s, HD_OP_READ, lba, K4, NULL, NULL) - 200000 - 400000 - IFACE_4K;
+		sum += wait;
+		sq += wait * wait;
+		lo = wait < lo ? wait : lo;
+		hi = wait > hi ? wait : hi;
+	}
+	mean = sum / n;
+	sd = sqrt(sq / n - mean * mean);
+	ck_assert_msg(fabs(mean / REV_NS - 0.5) < 0.02, "mean wait %.4f rev", mean / REV_NS);
+	ck_assert_msg(fabs(sd / REV_NS - 1 / sqrt(12)) < 0.01, "wait stddev %.4f rev", sd / REV_NS);
+	ck_assert(lo >= -2 && hi < REV_NS);
+	rig_free(&r);
+}
+END_TEST
+
+#define RA "cache_segments = 2\ncache_segment_kb = 64\nreadahead_kb = 32\n"
+
+START_TEST(test_readahead)
+{
+	struct rig r = rig_new(RA, 1);
+	uint64_t l = lba_of(r.m, 300, 1, 0);
+	int hit;
+
+	/* 4 KiB at l, then two revolutions idle: the 64 sectors after it are read ahead. */
+	timed(r.s, HD_OP_READ, l, K4, &hit, NULL);
+	ck_assert_int_eq(hit, 0);
+	hd_sim_idle(r.s, 20000000);
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, l + 8, K4, &hit, NULL), 100000 + IFACE_4K);
+	ck_assert_int_eq(hit, 1);
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, l + 64, K4, &hit, NULL), 100000 + IFACE_4K);
+	ck_assert_int_eq(hit, 1);
+	/* Beyond readahead_kb: a media access. */
+	ck_assert(timed(r.s, HD_OP_READ, l + 72, K4, &hit, NULL) >= 200000 + 400000 + IFACE_4K);
+	ck_assert_int_eq(hit, 0);
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_readahead_preempted)
+{
+	struct rig r = rig_new(RA, 1);
+	uint64_t l = lba_of(r.m, 300, 1, 0), far = lba_of(r.m, 1800, 0, 0);
+	int hit;
+
+	/* 1 ms of idle reads 20 sectors ahead; the far read then stops the read-ahead. */
+	timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+	hd_sim_idle(r.s, 1000000 - IFACE_4K);
+	timed(r.s, HD_OP_READ, far, K4, NULL, NULL);
+	hd_sim_idle(r.s, 50000000);
+	timed(r.s, HD_OP_READ, l + 8, K4, &hit, NULL);		/* l+8 .. l+16: read ahead */
+	ck_assert_int_eq(hit, 1);
+	timed(r.s, HD_OP_READ, l + 24, K4, &hit, NULL);	/* l+24 .. l+32: not reached */
+	ck_assert_int_eq(hit, 0);
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_sequential_stream)
+{
+	struct rig r = rig_new(RA, 1);
+	uint64_t l = lba_of(r.m, 300, 1, 0);
+	int i, hit;
+
+	/* Back-to-back sequential reads keep up with the media: 8 sectors of 50 us each. */
+	timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+	for (i = 1; i < 20; i++) {
+		ck_near(timed(r.s, HD_OP_READ, l + 8 * i, K4, &hit, NULL), 400000, 2);
+		ck_assert_int_eq(hit, 0);
+	}
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_no_cache_no_hit)
+{
+	struct rig r = rig_new("readahead_kb = 32\n", 1);	/* no segment to keep it in */
+	uint64_t l = lba_of(r.m, 300, 1, 0);
+	int hit;
+
+	timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+	hd_sim_idle(r.s, 20000000);
+	ck_assert(timed(r.s, HD_OP_READ, l + 8, K4, &hit, NULL) >= 200000 + 400000 + IFACE_4K);
+	ck_assert_int_eq(hit, 0);
+	rig_free(&r);
+}
+END_TEST
+
+#define WC "write_cache = on\nwrite_cache_kb = 64\n"
+
+START_TEST(test_write_cache)
+{
+	struct rig r = rig_new(WC, 1);
+	struct hd_sim_stats st;
+	struct hd_rng rng;
+	int i, hit;
+	int64_t lat;
+
+	hd_rng_seed(&rng, 7);
+	/* 16 writes of 4 KiB fill 64 KiB: each completes after overhead + interface. */
+	for (i = 0; i < 16; i++) {
+		ck_assert_int_eq(timed(r.s, HD_OP_WRITE, hd_rng_below(&rng, r.m->sectors / 8) * 8, K4, &hit,
+				       NULL), 300000 + IFACE_4K);
+		ck_assert_int_eq(hit, 1);
+	}
+	/* The 17th waits for the oldest to reach the media: at least its transfer. */
+	lat = timed(r.s, HD_OP_WRITE, 8, K4, &hit, NULL);
+	ck_assert_msg(lat >= 300000 + IFACE_4K + 8 * 50000, "lat %lld", (long long)lat);
+	hd_sim_get_stats(r.s, &st);
+	ck_assert_uint_eq(st.destages, 1);
+	/* Cached data reads as a hit. */
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, 8, K4, &hit, NULL), 100000 + IFACE_4K);
+	ck_assert_int_eq(hit, 1);
+	/* Idle time destages the rest in the background; then a burst is fast again. */
+	hd_sim_idle(r.s, 1000000000);
+	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, 1000, K4, NULL, NULL), 300000 + IFACE_4K);
+	hd_sim_get_stats(r.s, &st);
+	ck_assert_uint_eq(st.destages, 17);
+	ck_assert_uint_eq(st.write_cached, 18);
+	rig_free(&r);
+}
+END_TEST
+
+/* Random 4 KiB reads from 8 clients, one outstanding each; returns IOPS. */
+static double queued_iops(const char *extra, int check_fifo)
+{
+	struct rig r = rig_new(extra, 1);
+	struct hd_rng rng;
+	struct hd_req q;
+	uint64_t tags = 0, next_expected = 0;
+	int64_t t0, last_done = 0;
+	int i, n = 3000;
+	double iops;
+
+	hd_rng_seed(&rng, 3);
+	ck_assert_int_eq(hd_sim_reap(r.s, &q), -EAGAIN);
+	t0 = hd_sim_now(r.s);
+	for (i = 0; i < 8; i++) {
+		q = (struct hd_req){ .tag = tags++, .op = HD_OP_READ, .len = K4,
+				     .off = hd_rng_below(&rng, r.m->sectors / 8) * K4 };
+		ck_assert_int_eq(hd_sim_submit(r.s, &q), 0);
+	}
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(hd_sim_reap(r.s, &q), 0);
+		ck_assert_int_eq(q.result, 0);
+		ck_assert(q.done_ns >= last_done && q.done_ns >= q.submit_ns);
+		ck_assert_int_eq(hd_sim_now(r.s), q.done_ns);
+		last_done = q.done_ns;
+		if (check_fifo)
+			ck_assert_uint_eq(q.tag, next_expected++);
+		q = (struct hd_req){ .tag = tags++, .op = HD_OP_READ, .len = K4,
+				     .off = hd_rng_below(&rng, r.m->sectors / 8) * K4 };
+		ck_assert_int_eq(hd_sim_submit(r.s, &q), 0);
+	}
+	iops = n / ((double)(hd_sim_now(r.s) - t0) / 1e9);
+	for (i = 0; i < 8; i++)
+		ck_assert_int_eq(hd_sim_reap(r.s, &q), 0);
+	ck_assert_int_eq(hd_sim_reap(r.s, &q), -EAGAIN);
+	rig_free(&r);
+	return iops;
+}
+
+START_TEST(test_queue_depth)
+{
+	double d1 = queued_iops("queue_depth = 1\n", 1), d8 = queued_iops("queue_depth = 8\n", 0);
+
+	/* Serving the closest of eight beats arrival order by a wide margin. */
+	ck_assert_msg(d8 > 1.25 * d1, "depth 8: %.1f IOPS, depth 1: %.1f IOPS", d8, d1);
+}
+END_TEST
+
+START_TEST(test_sync_with_queue)
+{
+	struct rig r = rig_new("queue_depth = 4\n", 1);
+	struct hd_req q = { .tag = 9, .op = HD_OP_READ, .len = K4, .off = 1 << 20 };
+	int hit;
+
+	/* A synchronous access while a queued one is outstanding: both complete. */
+	ck_assert_int_eq(hd_sim_submit(r.s, &q), 0);
+	ck_assert_int_eq(hd_sim_io(r.s, HD_OP_READ, NULL, K4, 1 << 28, &hit), 0);
+	ck_assert_int_eq(hd_sim_reap(r.s, &q), 0);
+	ck_assert_uint_eq(q.tag, 9);
+	ck_assert_int_eq(hd_sim_reap(r.s, &q), -EAGAIN);
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_bad_sectors)
+{
+	struct rig r = rig_new("bad_sectors = 1000-1007\n", 1);
+	int rc;
+
+	/* Touching a bad sector fails after the retries; the neighbours read fine. */
+	ck_assert(timed(r.s, HD_OP_READ, 1000, K4, NULL, &rc) >= 128 * REV_NS);
+	ck_assert_int_eq(rc, -EIO);
+	timed(r.s, HD_OP_READ, 1007, 512, NULL, &rc);
+	ck_assert_int_eq(rc, -EIO);
+	timed(r.s, HD_OP_READ, 996, K4, NULL, &rc);	/* 996..1003 */
+	ck_assert_int_eq(rc, -EIO);
+	timed(r.s, HD_OP_READ, 992, K4, NULL, &rc);
+	ck_assert_int_eq(rc, 0);
+	timed(r.s, HD_OP_READ, 1008, K4, NULL, &rc);
+	ck_assert_int_eq(rc, 0);
+	timed(r.s, HD_OP_READ, 999, 512, NULL, &rc);
+	ck_assert_int_eq(rc, 0);
+	timed(r.s, HD_OP_WRITE, 1004, 512, NULL, &rc);
+	ck_assert_int_eq(rc, -EIO);
+	rig_free(&r);
+}
+END_TEST
+
+START_TEST(test_data)
+{
+	static const char *const variants[] = { "", RA WC, "sector_bytes_is_4k" };
+	struct rig r;
+	unsigned char *a = malloc(65536), *b = malloc(65536), *z = malloc(65536);
+	size_t i;
+	int v;
+
+	for (v = 0; v < 3; v++) {
+		if (v == 2) {
+			char err[256];
+			const char *text = "format = 1\nrpm = 7200\nsector_bytes = 4096\nsurfaces = 2\n"
+					   "zone = 0 99 100\nseek = 1 1\nwrite_cache = on\nwrite_cache_kb = 16\n";
+
+			ck_assert_int_eq(hd_sim_model_parse(text, strlen(text), "4k", &r.m, err, sizeof(err)), 0);
+			ck_assert_int_eq(hd_sim_new(&r.s, r.m, 1), 0);
+		} else {
+			r = rig_new(variants[v], 1);
+		}
+		/* Unwritten blocks read as the fill pattern, different for every block. */
+		ck_assert_int_eq(hd_sim_io(r.s, HD_OP_READ, a, 65536, 1 << 20, NULL), 0);
+		hd_sim_fill(z, 1 << 20, 65536);
+		ck_assert(memcmp(a, z, 65536) == 0);
+		ck_assert(memcmp(a, a + 512, 512) != 0);
+		/* Written blocks read back, next to unwritten ones; 512-byte writes too. */
+		for (i = 0; i < 65536; i++)
+			b[i] = (unsigned char)(i * 7 + v);
+		ck_assert_int_eq(hd_sim_io(r.s, HD_OP_WRITE, b, 8192, (1 << 20) + 4096, NULL), 0);
+		ck_assert_int_eq(hd_sim_io(r.s, HD_OP_WRITE, b + 40000, 512, (1 << 20) + 512, NULL), 0);
+		hd_sim_idle(r.s, 1000000000);
+		ck_assert_int_eq(hd_sim_io(r.s, HD_OP_READ, a, 65536, 1 << 20, NULL), 0);
+		ck_assert(memcmp(a, z, 512) == 0);
+		ck_assert(memcmp(a + 512, b + 40000, 512) == 0);
+		ck_assert(memcmp(a + 1024, z + 1024, 3072) == 0);
+		ck_assert(memcmp(a + 4096, b, 8192) == 0);
+		ck_assert(memcmp(a + 12288, z + 12288, 65536 - 12288) == 0);
+		/* Bounds and alignment. */
+		ck_assert_int_eq(hd_sim_io(r.s, HD_OP_READ, a, 100, 0, NULL), -EINVAL);
+		ck_assert_int_eq(hd_sim_io(r.s, HD_OP_READ, a, 512, r.m->sectors * r.m->sector_bytes, NULL),
+				 -ERANGE);
+		rig_free(&r);
+	}
+	free(a);
+	free(b);
+	free(z);
+}
+END_TEST
+
+/* 500 random reads; returns the sum of latencies, fills lat[]. */
+static int64_t run_random(struct rig *r, int64_t *lat, int n)
+{
+	struct hd_rng rng;
+	int64_t sum = 0;
+	int i;
+
+	hd_rng_seed(&rng, 11);
+	for (i = 0; i < n; i++) {
+		lat[i] = timed(r->s, HD_OP_READ, hd_rng_below(&rng, r->m->sectors / 8) * 8, K4, NULL, NULL);
+		sum += lat[i];
+	}
+	return sum;
+}
+
+START_TEST(test_determinism_and_jitter)
+{
+	int64_t a[500], b[500], c[500], d[500];
+	struct rig r1 = rig_new("seek_stddev_ms = 0.5\n", 5), r2 = rig_new("seek_stddev_ms = 0.5\n", 5);
+	struct rig r3 = rig_new("seek_stddev_ms = 0.5\n", 6), r4 = rig_new("", 5);
+	int64_t sa = run_random(&r1, a, 500), sd = run_random(&r4, d, 500);
+
+	/* Same model and seed: the same timings, bit for bit; another seed: others. */
+	run_random(&r2, b, 500);
+	run_random(&r3, c, 500);
+	ck_assert(memcmp(a, b, sizeof(a)) == 0);
+	ck_assert(memcmp(a, c, sizeof(a)) != 0);
+	ck_assert(memcmp(a, d, sizeof(a)) != 0);
+	/* Zero-mean jitter leaves the mean where it was (rotation averages out). */
+	ck_assert_msg(fabs((double)(sa - sd) / 500) < 0.6e6, "mean shift %.0f ns", (double)(sa - sd) / 500);
+	rig_free(&r1);
+	rig_free(&r2);
+	rig_free(&r3);
+	rig_free(&r4);
+}
+END_TEST
+
+START_TEST(test_write_retry)
+{
+	struct rig r0 = rig_new("write_retry_probability = 0\n", 1);
+	struct rig r1 = rig_new("write_retry_probability = 1\n", 1);
+	uint64_t lba = lba_of(r0.m, 900, 2, 50);
+
+	/* An unstable writer goes round once more. */
+	ck_near(timed(r1.s, HD_OP_WRITE, lba, K4, NULL, NULL) - timed(r0.s, HD_OP_WRITE, lba, K4, NULL, NULL),
+		REV_NS, 2);
+	rig_free(&r0);
+	rig_free(&r1);
+}
+END_TEST
+
+START_TEST(test_dev_backend)
+{
+	struct hd_dev *d;
+	const char *call = NULL;
+	void *buf;
+	int64_t lat;
+
+	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=7", 0, &call), 0);
+	ck_assert_int_eq(d->kind, HD_DEV_SIM);
+	ck_assert_uint_eq(d->size, 17926000ULL * 512);
+	ck_assert_uint_eq(d->logical_sector, 512);
+	ck_assert_uint_eq(d->physical_sector, 512);
+	ck_assert_int_eq(d->rotational, 1);
+	ck_assert_int_eq(d->direct, 1);
+	ck_assert_int_eq(d->writable, 0);
+	ck_assert_str_eq(d->model, "Quantum Atlas III QM39100TD-SW");
+	ck_assert(d->ops->submit != NULL && d->ops->reap != NULL);
+	buf = hd_buf_alloc(d, K4);
+	ck_assert_int_eq(hd_dev_timed(d, HD_OP_READ, buf, K4, 0, &lat), 0);
+	/* The first access from cylinder 0: no seek, at most one revolution. */
+	ck_assert(lat > 0 && lat < 8400000 + 1000000);
+	d->ops->idle_ns(d, 5000000);
+	ck_assert_int_eq(d->ops->now_ns(d), lat + 5000000);
+	hd_buf_free(buf, K4);
+	hd_dev_close(d);
+
+	ck_assert_int_eq(hd_dev_open(&d, "sim:st2000dm001", HD_OPEN_WRITE, &call), 0);
+	ck_assert_uint_eq(d->physical_sector, 4096);
+	ck_assert_uint_eq(d->logical_sector, 512);
+	ck_assert_int_eq(d->writable, 1);
+	hd_dev_close(d);
+
+	ck_assert_int_lt(hd_dev_open(&d, "sim:nosuch", 0, &call), 0);
+	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "unknown preset 'nosuch'"));
+	ck_assert_int_eq(hd_dev_open(&d, "sim:/nonexistent/a.drive", 0, &call), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "/nonexistent/a.drive"));
+	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=x", 0, &call), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "bad seed"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *tc = tcase_create("engine");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_seek_costs);
+	tcase_add_test(tc, test_head_switch);
+	tcase_add_test(tc, test_reread_one_revolution);
+	tcase_add_test(tc, test_rotation_uniform);
+	tcase_add_test(tc, test_readahead);
+	tcase_add_test(tc, test_readahead_preempted);
+	tcase_add_test(tc, test_sequential_stream);
+	tcase_add_test(tc, test_no_cache_no_hit);
+	tcase_add_test(tc, test_write_cache);
+	tcase_add_test(tc, test_queue_depth);
+	tcase_add_test(tc, test_sync_with_queue);
+	tcase_add_test(tc, test_bad_sectors);
+	tcase_add_test(tc, test_data);
+	tcase_add_test(tc, test_determinism_and_jitter);
+	tcase_add_test(tc, test_write_retry);
+	tcase_add_test(tc, test_dev_backend);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
