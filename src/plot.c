@@ -18,6 +18,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
+#include "hddscope/plot.h"
 
 static void plot_usage(FILE *f)
 {
@@ -106,6 +107,52 @@ static int run_gnuplot(const char *script, const char *data, const char *out)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+int hd_plot_available(void)
+{
+	return on_path("gnuplot");
+}
+
+int hd_plot_file(const char *data, const char *outdir, const char *ext, int print_name)
+{
+	struct hd_df *df;
+	char err[512], script[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX], name[PATH_MAX];
+	const char *test;
+	char *dot;
+	int rc;
+
+	if (hd_df_read(data, &df, err, sizeof(err))) {
+		hd_err("%s", err);
+		return HD_EXIT_SETUP;
+	}
+	test = hd_df_meta(df, "test");
+	if (find_script(test, script, sizeof(script))) {
+		hd_err("%s: no chart script for test '%s' (looked for %s.gp; set HDDSCOPE_PLOTS)", data, test, test);
+		hd_df_free(df);
+		return HD_EXIT_SETUP;
+	}
+	hd_df_free(df);
+	snprintf(tmp, sizeof(tmp), "%s", data);
+	snprintf(name, sizeof(name), "%s", basename(tmp));
+	dot = strrchr(name, '.');
+	if (dot && dot != name)
+		*dot = '\0';
+	if (!outdir)
+		snprintf(tmp, sizeof(tmp), "%s", data);
+	rc = snprintf(out, sizeof(out), "%s/%s.%s", outdir ? outdir : dirname(tmp), name, ext);
+	if (rc < 0 || (size_t)rc >= sizeof(out)) {
+		hd_err("%s: output path too long", data);
+		return HD_EXIT_USAGE;
+	}
+	rc = run_gnuplot(script, data, out);
+	if (rc != 0) {
+		hd_err("gnuplot -c %s %s %s: failed (status %d)", script, data, out, rc);
+		return HD_EXIT_RUNTIME;
+	}
+	if (print_name)
+		printf("%s\n", out);
+	return HD_EXIT_OK;
+}
+
 int hd_cmd_plot(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -151,46 +198,9 @@ int hd_cmd_plot(int argc, char **argv)
 		return HD_EXIT_SETUP;
 	}
 	for (int i = optind; i < argc; i++) {
-		struct hd_df *df;
-		char err[512], script[PATH_MAX], out[PATH_MAX], tmp[PATH_MAX], name[PATH_MAX];
-		const char *test;
-		char *dot;
-		int rc;
-
-		if (hd_df_read(argv[i], &df, err, sizeof(err))) {
-			hd_err("%s", err);
-			ex = HD_EXIT_SETUP;
-			continue;
-		}
-		test = hd_df_meta(df, "test");
-		if (find_script(test, script, sizeof(script))) {
-			hd_err("%s: no chart script for test '%s' (looked for %s.gp; set HDDSCOPE_PLOTS)", argv[i],
-			       test, test);
-			hd_df_free(df);
-			ex = HD_EXIT_SETUP;
-			continue;
-		}
-		hd_df_free(df);
-		snprintf(tmp, sizeof(tmp), "%s", argv[i]);
-		snprintf(name, sizeof(name), "%s", basename(tmp));
-		dot = strrchr(name, '.');
-		if (dot && dot != name)
-			*dot = '\0';
-		if (!outdir)
-			snprintf(tmp, sizeof(tmp), "%s", argv[i]);
-		rc = snprintf(out, sizeof(out), "%s/%s.%s", outdir ? outdir : dirname(tmp), name, ext);
-		if (rc < 0 || (size_t)rc >= sizeof(out)) {
-			hd_err("%s: output path too long", argv[i]);
-			ex = HD_EXIT_USAGE;
-			continue;
-		}
-		rc = run_gnuplot(script, argv[i], out);
-		if (rc != 0) {
-			hd_err("gnuplot -c %s %s %s: failed (status %d)", script, argv[i], out, rc);
-			ex = HD_EXIT_RUNTIME;
-			continue;
-		}
-		printf("%s\n", out);
+		int rc = hd_plot_file(argv[i], outdir, ext, 1);
+		if (rc > ex)
+			ex = rc;
 	}
 	return ex;
 }

@@ -22,7 +22,8 @@
 
 struct bench_opts {
 	struct hd_common c;
-	uint64_t time_ms, span, rblock;
+	int64_t time_ns;
+	uint64_t span, rblock;
 };
 
 static void bench_usage(FILE *f)
@@ -36,7 +37,8 @@ static void bench_usage(FILE *f)
 "bytes (as iozone -i 2 -r 4k -s 100m).  Each runs for --time.  Writes are\n"
 "data-preserving: the bytes are read first, untimed, and written back.\n"
 "\n"
-"  --time MS           duration of each test in milliseconds (3000)\n"
+"  --time DURATION     duration of each test; ms, s or m suffix, seconds\n"
+"                      without one (3s; simulated time on sim:)\n"
 "  --span SIZE         region of the random tests (100m)\n"
 "  --block SIZE        random access size (4k)\n"
 "\n"
@@ -59,7 +61,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
-	o->time_ms = 3000;
+	o->time_ns = 3000000000LL;
 	o->span = 100ULL << 20;
 	o->rblock = 4096;
 	optind = 1;
@@ -76,8 +78,10 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			continue;
 		switch (c) {
 		case O_TIME:
-			if (hd_opt_range("--time", optarg, 1, 86400000, &o->time_ms))
+			if (hd_parse_duration(optarg, &o->time_ns)) {
+				hd_err("--time '%s': must be a positive duration such as 3s or 500ms", optarg);
 				return -1;
+			}
 			break;
 		case O_SPAN:
 			if (hd_opt_size("--span", optarg, &o->span))
@@ -218,7 +222,7 @@ int hd_cmd_bench(int argc, char **argv)
 		return ex;
 	b.s = &s;
 	b.d = s.dev;
-	b.limit_ns = (int64_t)o.time_ms * 1000000;
+	b.limit_ns = o.time_ns;
 	if (o.rblock % b.d->io_align) {
 		hd_err("--block %llu: not a multiple of the %u-byte access unit of %s", (unsigned long long)o.rblock,
 		       (unsigned)b.d->io_align, b.d->path);
@@ -241,8 +245,8 @@ int hd_cmd_bench(int argc, char **argv)
 		ex = HD_EXIT_SETUP;
 		goto out;
 	}
-	hd_dfw_meta(s.w, "params", "time_ms=%llu span=%llu block=%llu seq_io=%u ops=%s seed=%llu",
-		    (unsigned long long)o.time_ms, (unsigned long long)spanlen, (unsigned long long)o.rblock,
+	hd_dfw_meta(s.w, "params", "time_ms=%.3f span=%llu block=%llu seq_io=%u ops=%s seed=%llu",
+		    (double)o.time_ns / 1e6, (unsigned long long)spanlen, (unsigned long long)o.rblock,
 		    BENCH_SEQ_IO, o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed);
 	hd_dfw_meta(s.w, "mb", "10^6 bytes");
 

@@ -268,3 +268,31 @@ char *hd_utc_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return buf;
 }
+
+int hd_parse_duration(const char *s, int64_t *ns)
+{
+	static const struct {
+		const char *suf;
+		double mul;
+	} units[] = {
+		{ "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 }, { "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 }, { "", 1e9 },
+	};
+	size_t n = strlen(s);
+	char num[64];
+	double v;
+
+	/* The first suffix that matches wins: "ms" is tried before "s" and "m". */
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++) {
+		size_t sl = strlen(units[k].suf);
+
+		if (n <= sl || strcmp(s + n - sl, units[k].suf) != 0 || n - sl >= sizeof(num))
+			continue;
+		memcpy(num, s, n - sl);
+		num[n - sl] = '\0';
+		if (hd_parse_double(num, &v) || !(v > 0) || v * units[k].mul > 1e15)
+			return -EINVAL;
+		*ns = llround(v * units[k].mul);
+		return *ns > 0 ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}

@@ -1,6 +1,3 @@
 /* Temporary: commands still being written. */
 #include "hddscope/cmd.h"
 #define STUB(f) __attribute__((weak)) int f(int argc, char **argv) { (void)argc; (void)argv; hd_err("not yet implemented"); return 2; }
-STUB(hd_cmd_queue)
-STUB(hd_cmd_interval)
-STUB(hd_cmd_profile)

@@ -20,6 +20,12 @@ int hd_parse_u64(const char *s, uint64_t *out);
 /* Parse a finite decimal number (locale-independent "."); -EINVAL on junk. */
 int hd_parse_double(const char *s, double *out);
 
+/*
+ * Parse a positive duration: a number with an optional suffix ns, us, ms,
+ * s, m or h (seconds without one) into nanoseconds; -EINVAL otherwise.
+ */
+int hd_parse_duration(const char *s, int64_t *ns);
+
 /* A human-readable reason for a parse error code. */
 const char *hd_parse_strerror(int err);
 

@@ -1,0 +1,15 @@
+/* Charts: running the gnuplot script that matches a data file's test. */
+#ifndef HDDSCOPE_PLOT_H
+#define HDDSCOPE_PLOT_H
+
+/* 1 when gnuplot is on PATH. */
+int hd_plot_available(void);
+
+/*
+ * Draw data into outdir (or beside data when NULL) as NAME.ext, ext "png"
+ * or "svg"; prints the chart's path when print_name.  Errors are printed;
+ * returns the exit code (0, 1, 2 no script or bad file, 3 gnuplot failed).
+ */
+int hd_plot_file(const char *data, const char *outdir, const char *ext, int print_name);
+
+#endif
