@@ -150,17 +150,12 @@ static void bench_seq_write(struct bench *b, struct bench_res *r, uint8_t *win, 
 
 	r->ran = 1;
 	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
-		uint64_t n = winlen;
+		uint64_t n;
 
-		if (off + n > b->d->size) {
-			if (off >= b->d->size)
-				off = 0;
-			n = (b->d->size - off) / BENCH_SEQ_IO * BENCH_SEQ_IO;
-			if (n == 0) {
-				off = 0;
-				continue;
-			}
-		}
+		/* The last window ends where whole 2 MiB writes end; then start over. */
+		if (off + BENCH_SEQ_IO > b->d->size)
+			off = 0;
+		n = b->d->size - off < winlen ? (b->d->size - off) / BENCH_SEQ_IO * BENCH_SEQ_IO : winlen;
 		/* The window's current bytes, untimed: exactly these are written back. */
 		if (hd_dev_io(b->d, HD_OP_READ, win, n, off)) {
 			enum hd_class cls;
