@@ -427,7 +427,8 @@ static int finish(struct parser *p)
 				    (unsigned long long)(m->sectors - 1));
 		}
 	/* Sorted and merged, so that a lookup is one binary search. */
-	qsort(m->bad, m->nbad, sizeof(*m->bad), cmp_bad);
+	if (m->nbad)
+		qsort(m->bad, m->nbad, sizeof(*m->bad), cmp_bad);
 	for (i = 0, j = 0; i < m->nbad; i++) {
 		if (j && m->bad[i].first <= m->bad[j - 1].last + 1) {
 			if (m->bad[i].last > m->bad[j - 1].last)
