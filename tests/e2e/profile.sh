@@ -1,0 +1,88 @@
+# profile: on a simulated drive every data file, every chart and a valid
+# summary.json; on a loop device with random content, profile --write leaves
+# the device's SHA-256 unchanged; Ctrl-C leaves a usable directory.
+. "$(dirname "$0")/common.bash"
+command -v python3 >/dev/null || fail "python3 missing (the suite checks JSON with it)"
+
+check_profile() {
+	local dir=$1; shift
+	for name in "$@"; do
+		[ -s "$dir/$name.tsv" ] || fail "$dir: no $name.tsv"
+		[ "$(hdr "$dir/$name.tsv" complete)" = yes ] || fail "$dir/$name.tsv not complete"
+		[ -s "$dir/charts/$name.png" ] || fail "$dir: no chart of $name"
+		head -c 4 "$dir/charts/$name.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "$name chart is not a PNG"
+	done
+	python3 - "$dir/summary.json" "$@" <<'PY' || fail "$dir/summary.json"
+import json, sys
+s = json.load(open(sys.argv[1]))
+names = sys.argv[2:]
+assert s["complete"] is True, "complete"
+assert set(s["probes"]) == set(names), sorted(s["probes"])
+for n in names:
+    p = s["probes"][n]
+    assert p["exit_code"] == 0 and p["complete"] is True and p["errors"] == 0, (n, p)
+    assert p["rows"] > 0, n
+for k in ("path", "kind", "model", "capacity_bytes"):
+    assert k in s["device"], k
+assert s["bench"]["seq_read"]["mb_s"] > 0 and s["bench"]["rand_read"]["iops"] > 0, s["bench"]
+t = s["time"]
+assert t["drive_s"] > 0 and t["estimate_s"] > 0 and t["cpu_s"] >= 0, t
+PY
+}
+
+read_probes=(seek-read response media queue bench zone)
+write_probes=(seek-read seek-write response media queue interval bench zone)
+
+# A full default profile of a simulated drive: quick in CPU, minutes of drive time.
+run 0 "$HDDSCOPE" profile --quiet -o "$T/sim" sim:atlas3
+check_profile "$T/sim" "${read_probes[@]}"
+python3 - "$T/sim/summary.json" <<'PY' || fail "simulated drive time"
+import json, sys
+t = json.load(open(sys.argv[1]))["time"]
+assert t["simulated"] is True
+# Under 10 minutes of drive time, and the estimate within a factor of 1.5 of it.
+assert 60 < t["drive_s"] < 600, t
+assert 1 / 1.5 < t["estimate_s"] / t["drive_s"] < 1.5, t
+PY
+pass "default profile of sim:atlas3"
+
+run 0 "$HDDSCOPE" profile --quiet --quick --write -o "$T/simw" sim:cheetah9lp
+check_profile "$T/simw" "${write_probes[@]}"
+pass "quick write profile of sim:cheetah9lp"
+
+# Ctrl-C in the middle (inside the queue probe's 10 s per count): the probe in
+# flight keeps its samples with complete: no, summary.json says incomplete,
+# the later probes do not run, and every file left is readable.
+head -c $((64 << 20)) /dev/urandom >"$T/file.img"
+"$HDDSCOPE" profile --quiet --no-charts -o "$T/int" "$T/file.img" 2>"$T/err" &
+pid=$!
+for _ in $(seq 100); do [ -e "$T/int/media.tsv" ] && break; sleep 0.1; done
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" = 130 ] || { cat "$T/err" >&2; fail "interrupted profile exited $rc, want 130"; }
+python3 - "$T/int/summary.json" <<'PY' || fail "interrupted summary.json"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["complete"] is False
+assert s["probes"]["queue"]["exit_code"] == 130 and s["probes"]["queue"]["complete"] is False, s["probes"]["queue"]
+assert "zone" not in s["probes"] and "bench" not in s["probes"], sorted(s["probes"])
+PY
+[ "$(hdr "$T/int/queue.tsv" complete)" = no ] || fail "queue.tsv after Ctrl-C"
+for f in "$T"/int/*.tsv; do run 0 "$HDDSCOPE" plot -o "$T/int/charts" "$f"; done
+pass "Ctrl-C leaves a usable profile directory"
+
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	img=$T/disk.img
+	head -c $((128 << 20)) /dev/urandom >"$img"
+	dev=$(losetup -f --show "$img" 2>/dev/null) || skip "losetup unusable"
+	LOOPS+=("$dev")
+	sum0=$(sha256sum <"$dev")
+	run 0 "$HDDSCOPE" profile --quiet --quick --write -o "$T/loop" "$dev"
+	check_profile "$T/loop" "${write_probes[@]}"
+	[ "$(sha256sum <"$dev")" = "$sum0" ] || fail "profile --write changed the loop device"
+	pass "profile --write on a loop device preserves every byte"
+else
+	echo "loop device part skipped: needs root and losetup" >&2
+fi
