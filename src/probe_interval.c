@@ -1,0 +1,387 @@
+/*
+ * The interval probe (write-interval delay): write a block at X, stay idle
+ * for t, write the block X' right after it, and time the second write.
+ * With the drive's write cache off, the second write waits for X' to come
+ * round under the head, so its latency falls as t grows and jumps up by a
+ * revolution each time X' has just been missed: a sawtooth whose period is
+ * the revolution time.  With the cache on it shows how soon the cache
+ * takes the next write.
+ *
+ * Writes are data-preserving: X and X' are read (untimed) first and the
+ * same bytes are written back.  The idle gap goes through the device's
+ * idle_ns (an absolute-deadline sleep and a short spin on a real device,
+ * virtual time on the simulated drive) and the gap actually obtained is
+ * measured and recorded beside the one asked for.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/session.h"
+#include "hddscope/stats.h"
+
+/* Intervals are kept in nanoseconds; at most this many distinct ones. */
+#define IV_MAX_INTERVALS 100000
+
+struct iv_opts {
+	struct hd_common c;
+	int64_t *iv;		/* nanoseconds, as listed */
+	size_t niv;
+	uint64_t reps, block, ref;
+	int have_ref;
+};
+
+static void iv_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope interval --write [OPTIONS] [DEVICE]\n"
+"\n"
+"Write-interval delay: write a block at X, stay idle for t, write the next\n"
+"block X' and time that second write, for t over --intervals in random order.\n"
+"With the drive's write cache off, latency against t is a sawtooth whose\n"
+"period is one revolution; with it on, it shows when the cache takes the\n"
+"next write.  Needs --write: every block is read first and the same bytes\n"
+"are written back.\n"
+"\n"
+"Pattern:\n"
+"  --intervals LIST    idle times in ms: FROM:TO:STEP or a comma list\n"
+"                      (0:20:0.25)\n"
+"  --reps N            samples per interval (5)\n"
+"  --offset OFFSET     where X lies: within 1 MiB of here (middle of the device)\n"
+"  --block SIZE        bytes per write, a multiple of the sector (4k)\n"
+"\n"
+"Output: interval.tsv unless -o is given.\n");
+	hd_common_usage(f, 1);
+}
+
+static int iv_add(struct iv_opts *o, double ms, size_t *cap)
+{
+	if (!(ms >= 0) || ms > 60000) {
+		hd_err("--intervals: %g ms: must be between 0 and 60000", ms);
+		return -1;
+	}
+	if (o->niv == IV_MAX_INTERVALS) {
+		hd_err("--intervals: more than %d intervals", IV_MAX_INTERVALS);
+		return -1;
+	}
+	if (o->niv == *cap) {
+		size_t nc = *cap ? *cap * 2 : 128;
+		int64_t *p = realloc(o->iv, nc * sizeof(*p));
+
+		if (!p) {
+			hd_err("--intervals: out of memory");
+			return -1;
+		}
+		o->iv = p;
+		*cap = nc;
+	}
+	o->iv[o->niv++] = llround(ms * 1e6);
+	return 0;
+}
+
+/* "FROM:TO:STEP" (inclusive of TO within rounding) or "A,B,C", in ms. */
+static int parse_intervals(const char *arg, struct iv_opts *o)
+{
+	char *s = strdup(arg), *tok, *save = NULL;
+	size_t cap = 0;
+	int rc = -1;
+
+	if (!s)
+		return -1;
+	o->niv = 0;
+	if (strchr(s, ':')) {
+		char *a = s, *b = strchr(a, ':'), *c;
+		double from, to, step;
+		uint64_t k, n;
+
+		*b++ = '\0';
+		c = strchr(b, ':');
+		if (!c)
+			goto bad;
+		*c++ = '\0';
+		if (hd_parse_double(a, &from) || hd_parse_double(b, &to) || hd_parse_double(c, &step) ||
+		    !(step > 0) || to < from)
+			goto bad;
+		n = (uint64_t)floor((to - from) / step + 1e-9) + 1;
+		if (n > IV_MAX_INTERVALS) {
+			hd_err("--intervals '%s': %llu intervals, at most %d", arg, (unsigned long long)n,
+			       IV_MAX_INTERVALS);
+			goto out;
+		}
+		for (k = 0; k < n; k++)
+			if (iv_add(o, from + (double)k * step, &cap))
+				goto out;
+		rc = 0;
+		goto out;
+	}
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double v;
+
+		if (hd_parse_double(tok, &v))
+			goto bad;
+		if (iv_add(o, v, &cap))
+			goto out;
+	}
+	if (o->niv)
+		rc = 0;
+	else
+		goto bad;
+	goto out;
+bad:
+	hd_err("--intervals '%s': must be FROM:TO:STEP or a comma-separated list, in milliseconds", arg);
+out:
+	free(s);
+	return rc;
+}
+
+static int iv_parse(int argc, char **argv, struct iv_opts *o)
+{
+	enum { O_INTERVALS = HD_OPT_FIRST_PROBE, O_REPS, O_OFFSET, O_BLOCK };
+	static const struct option lo[] = {
+		{ "intervals", required_argument, NULL, O_INTERVALS },
+		{ "reps", required_argument, NULL, O_REPS },
+		{ "offset", required_argument, NULL, O_OFFSET },
+		{ "block", required_argument, NULL, O_BLOCK },
+		HD_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, k;
+
+	memset(o, 0, sizeof(*o));
+	hd_common_init(&o->c);
+	o->reps = 5;
+	o->block = 4096;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
+		k = hd_common_opt(&o->c, c, argv);
+		if (k == 2) {
+			iv_usage(stdout);
+			return 1;
+		}
+		if (k < 0)
+			return -1;
+		if (k > 0)
+			continue;
+		switch (c) {
+		case O_INTERVALS:
+			if (parse_intervals(optarg, o))
+				return -1;
+			break;
+		case O_REPS:
+			if (hd_opt_range("--reps", optarg, 1, 1000000, &o->reps))
+				return -1;
+			break;
+		case O_OFFSET:
+			if (hd_opt_size("--offset", optarg, &o->ref))
+				return -1;
+			o->have_ref = 1;
+			break;
+		case O_BLOCK:
+			if (hd_opt_size("--block", optarg, &o->block))
+				return -1;
+			if (o->block == 0 || o->block > (64u << 20)) {
+				hd_err("--block %s: must be between one sector and 64m", optarg);
+				return -1;
+			}
+			break;
+		}
+	}
+	if (!o->niv && parse_intervals("0:20:0.25", o))
+		return -1;
+	if (o->niv * o->reps > 100000000) {
+		hd_err("--intervals x --reps: %llu samples, at most 100000000",
+		       (unsigned long long)(o->niv * o->reps));
+		return -1;
+	}
+	return hd_common_operands(&o->c, argc, argv);
+}
+
+/*
+ * The window X is drawn from: 1 MiB (less on a small device) starting at
+ * the reference, so that X and X' always fit.  Returns 0 or an exit code.
+ */
+static int iv_setup(const struct iv_opts *o, const struct hd_dev *d, uint64_t *lo, uint64_t *nslots)
+{
+	uint64_t al = d->io_align, win, ref;
+
+	if (o->block % al) {
+		hd_err("--block %llu: not a multiple of the %u-byte access unit of %s",
+		       (unsigned long long)o->block, (unsigned)al, d->path);
+		return HD_EXIT_USAGE;
+	}
+	if (d->size < 2 * o->block) {
+		hd_err("%s: device too small (%llu bytes; two blocks of %llu are needed)", d->path,
+		       (unsigned long long)d->size, (unsigned long long)o->block);
+		return HD_EXIT_SETUP;
+	}
+	ref = o->have_ref ? o->ref / o->block * o->block : d->size / 2 / o->block * o->block;
+	if (ref > d->size - 2 * o->block) {
+		hd_err("--offset %llu: X and the block after it do not fit in %s (%llu bytes)",
+		       (unsigned long long)o->ref, d->path, (unsigned long long)d->size);
+		return HD_EXIT_USAGE;
+	}
+	win = d->size - ref - 2 * o->block;
+	win = win < (1u << 20) ? win : (1u << 20);
+	*lo = ref;
+	*nslots = win / o->block + 1;
+	return 0;
+}
+
+/* Repeated writes timed by the write calibration. */
+#define IV_CAL_N 12
+
+/*
+ * The read calibration says what a read-cache hit costs; a write that
+ * lands in the write cache costs something else (overhead plus the
+ * interface transfer).  Its guaranteed case: the same block written twice
+ * in a row, the second write cannot have reached the media sooner than a
+ * revolution later unless the cache took it.  When those second writes are
+ * far cheaper than a media read (a quarter of its median), a write faster
+ * than their p90 plus a margin is labelled cache; otherwise every write is
+ * media.  Data-preserving like the run: each block is read first.
+ * Returns the threshold in ns, or -1.
+ */
+static int64_t iv_calibrate_writes(struct hd_session *s, unsigned char *buf, uint64_t block, uint64_t lo,
+				   uint64_t nslots, int64_t *p50)
+{
+	struct hd_dev *d = s->dev;
+	int64_t v[IV_CAL_N], lat, h90, margin;
+	int n = 0;
+
+	*p50 = -1;
+	for (int i = 0; i < IV_CAL_N && !hd_interrupted; i++) {
+		uint64_t x = lo + hd_rng_below(&s->run.rng, nslots) * block;
+
+		if (hd_dev_io(d, HD_OP_READ, buf, block, x) || hd_dev_io(d, HD_OP_WRITE, buf, block, x) ||
+		    hd_dev_timed(d, HD_OP_WRITE, buf, block, x, &lat))
+			continue;
+		v[n++] = lat;
+	}
+	if (n < 4 || s->run.cal_media_p50_ns <= 0)
+		return -1;
+	hd_sort_i64(v, (size_t)n);
+	*p50 = hd_percentile_i64(v, (size_t)n, 50);
+	h90 = hd_percentile_i64(v, (size_t)n, 90);
+	margin = *p50 / 4 > 100000 ? *p50 / 4 : 100000;
+	if (4 * h90 >= s->run.cal_media_p50_ns || h90 + margin >= s->run.cal_media_p50_ns / 2)
+		return -1;
+	return h90 + margin;
+}
+
+int hd_cmd_interval(int argc, char **argv)
+{
+	struct iv_opts o;
+	struct hd_session s;
+	struct hd_dev *d;
+	uint32_t *order = NULL;
+	uint64_t lo = 0, nslots = 0, total = 0, i;
+	void *buf = NULL;
+	int rc, ex;
+
+	rc = iv_parse(argc, argv, &o);
+	if (rc) {
+		free(o.iv);
+		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("interval");
+	}
+	if (!o.c.write_ok) {
+		hd_err("interval writes to %s; add --write to allow it (the probe writes back exactly the "
+		       "bytes it read)", o.c.device);
+		free(o.iv);
+		return HD_EXIT_SETUP;
+	}
+	ex = hd_session_begin(&s, "interval", &o.c, 1, "interval.tsv");
+	if (ex) {
+		free(o.iv);
+		return ex;
+	}
+	d = s.dev;
+	ex = iv_setup(&o, d, &lo, &nslots);
+	total = o.niv * o.reps;
+	if (!ex) {
+		buf = hd_buf_alloc(d, 2 * o.block);
+		order = malloc(total * sizeof(*order));
+		if (!buf || !order) {
+			hd_err("%s: cannot allocate buffers for %llu samples", d->path, (unsigned long long)total);
+			ex = HD_EXIT_SETUP;
+		}
+	}
+	if (ex) {
+		hd_session_abort(&s);
+		goto done;
+	}
+	hd_dfw_meta(s.w, "window_bytes", "%llu+%llu", (unsigned long long)lo,
+		    (unsigned long long)((nslots - 1) * o.block));
+	hd_dfw_meta(s.w, "params", "intervals=%.6f..%.6fms(%zu) reps=%llu block=%llu offset=%llu seed=%llu",
+		    (double)o.iv[0] / 1e6, (double)o.iv[o.niv - 1] / 1e6, o.niv, (unsigned long long)o.reps,
+		    (unsigned long long)o.block, (unsigned long long)lo, (unsigned long long)o.c.seed);
+	s.run.total = total;
+	hd_session_calibrate(&s, buf, o.block);
+	{
+		int64_t p50, thr = iv_calibrate_writes(&s, buf, o.block, lo, nslots, &p50);
+
+		/* Every timed row is a write: label them against the write threshold. */
+		s.run.cache_threshold_ns = thr;
+		if (thr >= 0)
+			hd_dfw_meta(s.w, "write_cache_threshold_ms", "%.6f", (double)thr / 1e6);
+		else
+			hd_dfw_meta(s.w, "write_cache_threshold_ms", "none");
+		hd_dfw_meta(s.w, "write_calibration", "repeat_write_p50_ms=%.6f", (double)p50 / 1e6);
+	}
+
+	/* Every interval reps times, shuffled: drift over the run spreads evenly. */
+	for (i = 0; i < total; i++)
+		order[i] = (uint32_t)(i % o.niv);
+	for (i = total; i > 1; i--) {
+		uint64_t j = hd_rng_below(&s.run.rng, i);
+		uint32_t t = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+
+	for (i = 0; i < total && !hd_session_stop(&s); i++) {
+		int64_t want = o.iv[order[i]], lat = 0, t1, t2, gap = 0;
+		uint64_t x = lo + hd_rng_below(&s.run.rng, nslots) * o.block, off = x + o.block;
+		unsigned char *b = buf;
+		enum hd_op op = HD_OP_WRITE;
+		enum hd_class cls;
+
+		/* Know the bytes of X and X' before touching them: only they are written back. */
+		rc = hd_dev_timed(d, HD_OP_READ, b, 2 * o.block, x, &lat);
+		if (rc) {
+			op = HD_OP_READ;
+			off = x;
+		} else if ((rc = hd_dev_timed(d, HD_OP_WRITE, b, o.block, x, &lat)) != 0) {
+			off = x;
+		} else {
+			t1 = d->ops->now_ns(d);
+			d->ops->idle_ns(d, t1 + want - d->ops->now_ns(d));
+			if (hd_interrupted)
+				break;
+			t2 = d->ops->now_ns(d);
+			rc = hd_dev_timed(d, HD_OP_WRITE, b + o.block, o.block, off, &lat);
+			gap = t2 - t1;
+		}
+		hd_session_sample(&s, rc, op, off, lat, &cls);
+		hd_put_ms(s.rows, want);
+		fputc('\t', s.rows);
+		hd_put_ms(s.rows, gap);
+		fputc('\t', s.rows);
+		hd_put_ms(s.rows, lat);
+		fprintf(s.rows, "\t%s\n", hd_class_name(cls));
+		hd_run_progress(&s.run, i + 1, total);
+	}
+	ex = hd_session_end(&s, "interval_ms actual_interval_ms latency_ms class", i == total);
+done:
+	hd_buf_free(buf, 2 * o.block);
+	free(order);
+	free(o.iv);
+	return ex;
+}
