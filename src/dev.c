@@ -135,21 +135,3 @@ const char *hd_op_name(enum hd_op op)
 {
 	return op == HD_OP_WRITE ? "write" : "read";
 }
-
-/*
- * Stand-ins until the simulated drive backend is linked in; the sim
- * module's strong definitions replace them.
- */
-__attribute__((weak)) int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errcall)
-{
-	(void)d;
-	(void)spec;
-	(void)flags;
-	*errcall = "open";
-	return -ENOTSUP;
-}
-
-__attribute__((weak)) const char *hd_sim_last_error(void)
-{
-	return "simulated drive unavailable";
-}

@@ -335,13 +335,15 @@ static int64_t rot_wait(const struct hd_sim *s, double angle, int64_t t)
  * with the head wherever it is: per track, positioning (a seek, or a head
  * switch), then the rotational wait for the first sector, then the
  * sectors.  A write starts on the media no earlier than data_ready.
- * Returns the time the last sector has passed under the head.
+ * Returns the time the last sector has passed under the head; *first (if
+ * not NULL) receives the time the first one began to.
  */
 static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int64_t t,
-		     int64_t data_ready)
+		     int64_t data_ready, int64_t *first)
 {
 	const struct hd_sim_model *m = s->m;
 	struct loc l;
+	int started = 0;
 
 	locate(m, lba, &l);
 	while (n > 0) {
@@ -355,6 +357,9 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 		if (t < data_ready)
 			t = data_ready;
 		t = rot_wait(s, loc_angle(m, &l), t);
+		if (!started && first)
+			*first = t;
+		started = 1;
 		t += rnd((double)k * s->rev_ns / l.z->spt);
 		n -= k;
 		if (n)
@@ -374,6 +379,20 @@ static int64_t write_retry(struct hd_sim *s, int64_t t)
 static int64_t iface_ns(const struct hd_sim *s, size_t len)
 {
 	return rnd((double)len * s->iface_ns_per_byte);
+}
+
+/*
+ * When a read whose media transfer ran from first to end completes: the
+ * buffer passes sectors to the host while the platter delivers them, so
+ * the host transfer overlaps the media transfer.  It ends one sector's
+ * host transfer after the last sector, or when the whole request has
+ * crossed the interface, whichever is later.
+ */
+static int64_t read_done(const struct hd_sim *s, int64_t first, int64_t end, size_t len)
+{
+	int64_t tail = end + iface_ns(s, len < s->sb ? len : s->sb), all = first + iface_ns(s, len);
+
+	return tail > all ? tail : all;
 }
 
 /* ---- read cache and read-ahead ---- */
@@ -497,7 +516,7 @@ static int64_t destage_one(struct hd_sim *s, int64_t t)
 	struct extent e = s->dirty[s->dhead];
 
 	stream_stop(s, t);
-	t = write_retry(s, media(s, e.start, e.end - e.start, 1, t, t));
+	t = write_retry(s, media(s, e.start, e.end - e.start, 1, t, t, NULL));
 	s->dhead = (s->dhead + 1) % MAX_DIRTY;
 	s->dn--;
 	s->dirty_bytes -= (e.end - e.start) * s->sb;
@@ -558,7 +577,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	if (m->nbad && bad_overlap(m, a, b)) {
 		stream_stop(s, ts);
 		t = ts + (op == HD_OP_READ ? s->rd_ovh_ns : s->wr_ovh_ns);
-		t = media(s, a, b - a, op == HD_OP_WRITE, t, t) + rnd(RETRY_REVS * s->rev_ns);
+		t = media(s, a, b - a, op == HD_OP_WRITE, t, t, NULL) + rnd(RETRY_REVS * s->rev_ns);
 		s->st.errors++;
 		*result = -EIO;
 		return t;
@@ -577,12 +596,16 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 			stream_run(s, INT64_MAX, b);
 			t = s->ra_t > ts + s->rd_ovh_ns ? s->ra_t : ts + s->rd_ovh_ns;
 			s->ra_limit = b + s->ra_sectors < m->sectors ? b + s->ra_sectors : m->sectors;
-			return t + iface_ns(s, len);
+			return read_done(s, ts + s->rd_ovh_ns, t, len);
 		}
 		stream_stop(s, ts);
-		t = media(s, a, b - a, 0, ts + s->rd_ovh_ns, 0);
-		seg_fill(s, a, b, t);
-		return t + iface_ns(s, len);
+		{
+			int64_t first = 0;
+
+			t = media(s, a, b - a, 0, ts + s->rd_ovh_ns, 0, &first);
+			seg_fill(s, a, b, t);
+			return read_done(s, first, t, len);
+		}
 	}
 
 	/* write */
@@ -604,7 +627,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	while (s->dn)
 		t = destage_one(s, t);
 	t += s->wr_ovh_ns;
-	t = media(s, a, b - a, 1, t, t + iface_ns(s, len));
+	t = media(s, a, b - a, 1, t, t + iface_ns(s, len), NULL);
 	/* A partial physical sector is read first and written a revolution later. */
 	if (off % s->sb || len % s->sb)
 		t += rnd(s->rev_ns);

@@ -38,6 +38,12 @@
 
 #define REV_NS 10000000.0
 #define IFACE_4K 80000
+/*
+ * A media read hands sectors to the host as they come off the platter; 8
+ * sectors take 400 us or more on the media and 80 us on the interface, so
+ * a read completes one sector's host transfer (10 us) after its last sector.
+ */
+#define IFACE_TAIL 10000
 #define K4 4096
 
 struct rig {
@@ -88,7 +94,7 @@ static uint32_t spt_of(const struct hd_sim_model *m, uint32_t cyl)
  * The model's cost of a 4 KiB single-track media access at lba starting at
  * t with the head at (hcyl, hsurf): overhead, positioning (seek by
  * distance or head switch, plus settle on a write), rotational wait for the
- * first sector, transfer, and for a read the interface transfer after it.
+ * first sector, transfer, and for a read the host transfer of its last sector.
  */
 static int64_t expect_done(const struct hd_sim_model *m, uint32_t hcyl, uint32_t hsurf, uint64_t lba,
 			   int write, int64_t t)
@@ -111,7 +117,7 @@ static int64_t expect_done(const struct hd_sim_model *m, uint32_t hcyl, uint32_t
 		w += 1;
 	tt += w * REV_NS + 8 * REV_NS / spt_of(m, c.cyl);
 	if (!write)
-		tt += IFACE_4K;
+		tt += IFACE_TAIL;
 	return llround(tt);
 }
 
@@ -136,7 +142,7 @@ static int64_t timed(struct hd_sim *s, enum hd_op op, uint64_t lba, size_t len, 
  * a sector chosen so that its start falls `margin` sectors after (margin
  * > 0) or before (margin < 0) the moment the positioning should end by the
  * model: pos_ms after the overhead.  Returns the rotational wait in
- * sectors (latency minus overhead, positioning, transfer, interface).  A
+ * sectors (latency minus overhead, positioning, transfer, interface tail).  A
  * positioning time off by more than a sector shows as a wait near a full
  * revolution where a short one was due, or the other way round.
  */
@@ -168,7 +174,7 @@ static double bracket(struct rig *r, uint64_t from, uint32_t cyl, uint32_t surf,
 	ck_assert(k <= (long)spt - 8);
 	c.sector = (uint32_t)k;
 	lat = timed(r->s, write ? HD_OP_WRITE : HD_OP_READ, lba_of(r->m, cyl, surf, c.sector), K4, NULL, NULL);
-	return ((double)lat - ovh - pos_ms * 1e6 - 8 * st - (write ? 0 : IFACE_4K)) / st;
+	return ((double)lat - ovh - pos_ms * 1e6 - 8 * st - (write ? 0 : IFACE_TAIL)) / st;
 }
 
 START_TEST(test_seek_costs)
@@ -263,7 +269,7 @@ START_TEST(test_rotation_uniform)
 
 		hd_sim_idle(r.s, (int64_t)hd_rng_below(&rng, 100000000));
 		/* Same track: no positioning, so what is left is the rotational wait. */
-		wait = (double)timed(r.s, HD_OP_READ, lba, K4, NULL, NULL) - 200000 - 400000 - IFACE_4K;
+		wait = (double)timed(r.s, HD_OP_READ, lba, K4, NULL, NULL) - 200000 - 400000 - IFACE_TAIL;
 		sum += wait;
 		sq += wait * wait;
 		lo = wait < lo ? wait : lo;
@@ -295,7 +301,7 @@ START_TEST(test_readahead)
 	ck_assert_int_eq(timed(r.s, HD_OP_READ, l + 64, K4, &hit, NULL), 100000 + IFACE_4K);
 	ck_assert_int_eq(hit, 1);
 	/* Beyond readahead_kb: a media access. */
-	ck_assert(timed(r.s, HD_OP_READ, l + 72, K4, &hit, NULL) >= 200000 + 400000 + IFACE_4K);
+	ck_assert(timed(r.s, HD_OP_READ, l + 72, K4, &hit, NULL) >= 200000 + 400000 + IFACE_TAIL);
 	ck_assert_int_eq(hit, 0);
 	rig_free(&r);
 }
@@ -344,7 +350,7 @@ START_TEST(test_no_cache_no_hit)
 
 	timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
 	hd_sim_idle(r.s, 20000000);
-	ck_assert(timed(r.s, HD_OP_READ, l + 8, K4, &hit, NULL) >= 200000 + 400000 + IFACE_4K);
+	ck_assert(timed(r.s, HD_OP_READ, l + 8, K4, &hit, NULL) >= 200000 + 400000 + IFACE_TAIL);
 	ck_assert_int_eq(hit, 0);
 	rig_free(&r);
 }
