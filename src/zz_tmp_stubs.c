@@ -1,3 +1,0 @@
-/* Temporary: commands still being written. */
-#include "hddscope/cmd.h"
-#define STUB(f) __attribute__((weak)) int f(int argc, char **argv) { (void)argc; (void)argv; hd_err("not yet implemented"); return 2; }
