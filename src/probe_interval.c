@@ -52,6 +52,7 @@ static void iv_usage(FILE *f)
 "Pattern:\n"
 "  --intervals LIST    idle times in ms: FROM:TO:STEP or a comma list\n"
 "                      (0:20:0.25)\n"
+"  --step MS           shorthand for --intervals 0:20:MS\n"
 "  --reps N            samples per interval (5)\n"
 "  --offset OFFSET     where X lies: within 1 MiB of here (middle of the device)\n"
 "  --block SIZE        bytes per write, a multiple of the sector (4k)\n"
@@ -142,16 +143,19 @@ out:
 
 static int iv_parse(int argc, char **argv, struct iv_opts *o)
 {
-	enum { O_INTERVALS = HD_OPT_FIRST_PROBE, O_REPS, O_OFFSET, O_BLOCK };
+	enum { O_INTERVALS = HD_OPT_FIRST_PROBE, O_STEP, O_REPS, O_OFFSET, O_BLOCK };
 	static const struct option lo[] = {
 		{ "intervals", required_argument, NULL, O_INTERVALS },
+		{ "step", required_argument, NULL, O_STEP },
 		{ "reps", required_argument, NULL, O_REPS },
 		{ "offset", required_argument, NULL, O_OFFSET },
 		{ "block", required_argument, NULL, O_BLOCK },
 		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, k;
+	const char *step = NULL;
+	char range[64];
+	int c, k, have_iv = 0;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
@@ -173,7 +177,18 @@ static int iv_parse(int argc, char **argv, struct iv_opts *o)
 		case O_INTERVALS:
 			if (parse_intervals(optarg, o))
 				return -1;
+			have_iv = 1;
 			break;
+		case O_STEP: {
+			double v;
+
+			if (hd_parse_double(optarg, &v) || !(v > 0)) {
+				hd_err("--step '%s': must be a positive number of milliseconds", optarg);
+				return -1;
+			}
+			step = optarg;
+			break;
+		}
 		case O_REPS:
 			if (hd_opt_range("--reps", optarg, 1, 1000000, &o->reps))
 				return -1;
@@ -193,8 +208,15 @@ static int iv_parse(int argc, char **argv, struct iv_opts *o)
 			break;
 		}
 	}
-	if (!o->niv && parse_intervals("0:20:0.25", o))
+	if (step && have_iv) {
+		hd_err("--step and --intervals exclude each other (--step N is --intervals 0:20:N)");
 		return -1;
+	}
+	if (!have_iv) {
+		snprintf(range, sizeof(range), "0:20:%s", step ? step : "0.25");
+		if (parse_intervals(range, o))
+			return -1;
+	}
 	if (o->niv * o->reps > 100000000) {
 		hd_err("--intervals x --reps: %llu samples, at most 100000000",
 		       (unsigned long long)(o->niv * o->reps));
