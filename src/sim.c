@@ -592,7 +592,13 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 		data_read(s, buf, off, len);
 		if (s->ra_on && s->ra_next < s->ra_limit && a >= s->segs[s->ra_seg].start &&
 		    a <= s->ra_next) {
-			/* It continues what the read-ahead is reading: no positioning at all. */
+			/*
+			 * It continues what the read-ahead is reading: no positioning
+			 * at all, but every sector up to b still has to come off the
+			 * platter, beyond the read-ahead limit too.
+			 */
+			if (s->ra_limit < b)
+				s->ra_limit = b;
 			stream_run(s, INT64_MAX, b);
 			t = s->ra_t > ts + s->rd_ovh_ns ? s->ra_t : ts + s->rd_ovh_ns;
 			s->ra_limit = b + s->ra_sectors < m->sectors ? b + s->ra_sectors : m->sectors;
