@@ -556,6 +556,30 @@ static int bad_overlap(const struct hd_sim_model *m, uint64_t a, uint64_t b)
 	return lo < m->nbad && m->bad[lo].first < b;
 }
 
+/* Would the write-back cache take this write now, without waiting for room? */
+static int cache_takes(const struct hd_sim *s, size_t len, uint64_t off)
+{
+	uint64_t a = off / s->sb, b = (off + len + s->sb - 1) / s->sb;
+
+	return s->m->write_cache && (uint64_t)len <= s->wc_bytes && s->dn < MAX_DIRTY &&
+	       s->dirty_bytes + (b - a) * s->sb <= s->wc_bytes;
+}
+
+/* Put a write into the write-back cache at t; returns its completion time. */
+static int64_t write_cached(struct hd_sim *s, uint64_t off, size_t len, int64_t t)
+{
+	uint64_t a = off / s->sb, b = (off + len + s->sb - 1) / s->sb;
+
+	seg_invalidate(s, a, b);
+	dirty_add(s, a, b);
+	s->st.write_cached++;
+	t += s->wr_ovh_ns + iface_ns(s, len);
+	/* Destaging cannot begin before the data is in the cache. */
+	if (s->free_at < t)
+		s->free_at = t;
+	return t;
+}
+
 /*
  * Serve one request starting at ts (the drive is free, the request has
  * arrived).  Returns the completion time; *result is 0 or -errno.
@@ -618,15 +642,13 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	if ((*result = data_write(s, buf, off, len)))
 		return ts;
 	seg_invalidate(s, a, b);
-	if (m->write_cache && (uint64_t)len <= s->wc_bytes && s->dn < MAX_DIRTY) {
+	if (m->write_cache && (uint64_t)len <= s->wc_bytes) {
 		t = ts;
 		/* A write that does not fit waits for destaging to make room. */
-		while (s->dirty_bytes + (b - a) * s->sb > s->wc_bytes || s->dn == MAX_DIRTY)
+		while (!cache_takes(s, len, off))
 			t = destage_one(s, t);
-		dirty_add(s, a, b);
-		s->st.write_cached++;
 		*hit = 1;
-		return t + s->wr_ovh_ns + iface_ns(s, len);
+		return write_cached(s, off, len, t);
 	}
 	stream_stop(s, ts);
 	t = ts;
@@ -716,6 +738,24 @@ static void run_until(struct hd_sim *s, int64_t T)
 	}
 }
 
+/*
+ * One piece of work: a destage if the drive is free before the next
+ * request arrives, else the next request (chosen by serve_pending).  The
+ * queued interface advances one completion at a time, so that requests
+ * submitted in reaction to a completion compete with those still waiting.
+ */
+static void run_step(struct hd_sim *s)
+{
+	int64_t first = s->npend ? s->pend[0].r.submit_ns : INT64_MAX;
+
+	if (s->dn && s->free_at < first) {
+		s->free_at = destage_one(s, s->free_at);
+		return;
+	}
+	if (s->npend)
+		serve_pending(s, s->free_at > first ? s->free_at : first);
+}
+
 static int check_req(const struct hd_sim *s, size_t len, uint64_t off)
 {
 	uint64_t size = s->m->sectors * s->sb;
@@ -801,7 +841,7 @@ int hd_sim_reap(struct hd_sim *s, struct hd_req *r)
 		}
 		if (!s->npend)
 			return -EAGAIN;
-		run_until(s, INT64_MAX);
+		run_step(s);
 	}
 }
 
@@ -818,6 +858,19 @@ int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t o
 		if ((rc = check_req(s, len, off)))
 			return rc;
 		run_until(s, s->now);
+		if (op == HD_OP_WRITE && cache_takes(s, len, off)) {
+			/*
+			 * The cache has room: the controller takes the write while the
+			 * media may still be destaging an earlier one.
+			 */
+			if ((rc = data_write(s, buf, off, len)))
+				return rc;
+			s->st.writes++;
+			s->now = write_cached(s, off, len, s->now);
+			if (hit)
+				*hit = 1;
+			return 0;
+		}
 		ts = s->free_at > s->now ? s->free_at : s->now;
 		s->now = s->free_at = serve(s, op, buf, len, off, ts, &h, &rc);
 		if (hit)
@@ -827,7 +880,7 @@ int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t o
 	if ((rc = enqueue(s, &r, 1)))
 		return rc;
 	while (!take_done(s, 1, &q))
-		run_until(s, INT64_MAX);
+		run_step(s);
 	if (hit)
 		*hit = q.hit;
 	return q.r.result;
