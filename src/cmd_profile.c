@@ -77,7 +77,7 @@ static double est_queue(int q, int w, double acc, double rate)
 static double est_interval(int q, int w, double acc, double rate)
 {
 	/* Intervals 0..20 ms: 10 ms of idle on average, three accesses each. */
-	int n = q ? 21 * 4 : 81 * 10;
+	int n = q ? 21 * 4 : 81 * 5;
 
 	(void)w, (void)rate;
 	return n * (0.010 + 3 * acc);

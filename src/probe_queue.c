@@ -131,31 +131,6 @@ static void queue_usage(FILE *f)
 	hd_common_usage(f, 0);
 }
 
-/* Parse "10", "10s", "250ms", "500us", "2m" into nanoseconds (> 0). */
-static int parse_duration(const char *s, int64_t *ns)
-{
-	static const struct { const char *suf; double mul; } units[] = {
-		{ "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 }, { "s", 1e9 }, { "m", 60e9 }, { "", 1e9 },
-	};
-	size_t n = strlen(s), k;
-	char num[64];
-	double v;
-
-	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++) {
-		size_t sl = strlen(units[k].suf);
-
-		if (n <= sl || strcmp(s + n - sl, units[k].suf) != 0 || n - sl >= sizeof(num))
-			continue;
-		memcpy(num, s, n - sl);
-		num[n - sl] = '\0';
-		if (hd_parse_double(num, &v) || !(v > 0) || v * units[k].mul > 1e15)
-			return -EINVAL;
-		*ns = llround(v * units[k].mul);
-		return *ns > 0 ? 0 : -EINVAL;
-	}
-	return -EINVAL;
-}
-
 static int parse_procs(const char *arg, struct queue_opts *o)
 {
 	const char *p = arg;
@@ -244,7 +219,7 @@ static int queue_parse(int argc, char **argv, struct queue_opts *o)
 			o->have_span = 1;
 			break;
 		case O_TIME:
-			if (parse_duration(optarg, &o->time_ns)) {
+			if (hd_parse_duration(optarg, &o->time_ns)) {
 				hd_err("--time '%s': must be a positive duration such as 10s, 500ms or 2m", optarg);
 				return -1;
 			}

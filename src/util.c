@@ -4,6 +4,7 @@
  * locale-independent number formatting for the data files.
  */
 #include <ctype.h>
+#include <locale.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -121,24 +122,29 @@ int hd_parse_u64(const char *s, uint64_t *out)
 
 int hd_parse_double(const char *s, double *out)
 {
+	static locale_t c_locale;
 	const char *p = s;
-	double v = 0, scale = 1;
-	int neg = 0, digits = 0, exp = 0, eneg = 0, edigits = 0;
+	char *end;
+	double v;
+	int digits = 0;
 
-	/* Written by hand so that the locale's decimal point never matters. */
+	/*
+	 * The shape is checked by hand (digits, an optional fraction and
+	 * exponent: no hex, inf or nan), the value comes from strtod_l in the
+	 * C locale, which rounds correctly whatever the process's locale says.
+	 */
 	if (p == NULL)
 		return -EINVAL;
 	if (*p == '-' || *p == '+')
-		neg = *p++ == '-';
+		p++;
 	while (isdigit((unsigned char)*p)) {
-		v = v * 10 + (*p++ - '0');
+		p++;
 		digits++;
 	}
 	if (*p == '.') {
 		p++;
 		while (isdigit((unsigned char)*p)) {
-			scale /= 10;
-			v += (*p++ - '0') * scale;
+			p++;
 			digits++;
 		}
 	}
@@ -147,20 +153,23 @@ int hd_parse_double(const char *s, double *out)
 	if (*p == 'e' || *p == 'E') {
 		p++;
 		if (*p == '-' || *p == '+')
-			eneg = *p++ == '-';
-		while (isdigit((unsigned char)*p)) {
-			if (exp < 10000)
-				exp = exp * 10 + (*p - '0');
 			p++;
-			edigits++;
-		}
-		if (edigits == 0)
+		if (!isdigit((unsigned char)*p))
 			return -EINVAL;
-		v *= pow(10, eneg ? -exp : exp);
+		while (isdigit((unsigned char)*p))
+			p++;
 	}
-	if (*p != '\0' || !isfinite(v))
+	if (*p != '\0')
 		return -EINVAL;
-	*out = neg ? -v : v;
+	if (!c_locale)
+		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (!c_locale)
+		return -ENOMEM;
+	errno = 0;
+	v = strtod_l(s, &end, c_locale);
+	if (end != p || !isfinite(v) || (errno == ERANGE && v != 0))
+		return -EINVAL;
+	*out = v;
 	return 0;
 }
 

@@ -86,11 +86,19 @@ START_TEST(test_double)
 	double v;
 
 	ck_assert_int_eq(hd_parse_double("14.213", &v), 0);
-	ck_assert_double_eq_tol(v, 14.213, 1e-12);
+	ck_assert_double_eq(v, 14.213);
+	/* Correctly rounded: the nearest double, as the compiler reads the literal. */
+	ck_assert_int_eq(hd_parse_double("0.750000", &v), 0);
+	ck_assert_double_eq(v, 0.75);
+	ck_assert_int_eq(hd_parse_double("8.333333", &v), 0);
+	ck_assert_double_eq(v, 8.333333);
+	ck_assert_int_eq(hd_parse_double("0x10", &v), -EINVAL);
+	ck_assert_int_eq(hd_parse_double("nan", &v), -EINVAL);
+	ck_assert_int_eq(hd_parse_double("inf", &v), -EINVAL);
 	ck_assert_int_eq(hd_parse_double("-1073737728", &v), 0);
 	ck_assert_double_eq(v, -1073737728.0);
 	ck_assert_int_eq(hd_parse_double("2.5e-3", &v), 0);
-	ck_assert_double_eq_tol(v, 0.0025, 1e-15);
+	ck_assert_double_eq(v, 0.0025);
 	ck_assert_int_eq(hd_parse_double("1,5", &v), -EINVAL);
 	ck_assert_int_eq(hd_parse_double("media", &v), -EINVAL);
 	ck_assert_int_eq(hd_parse_double("1e", &v), -EINVAL);
