@@ -524,9 +524,25 @@ static int64_t destage_one(struct hd_sim *s, int64_t t)
 	return t;
 }
 
+/* Is [a, b) wholly inside data already waiting in the write-back cache? */
+static int dirty_covers(const struct hd_sim *s, uint64_t a, uint64_t b)
+{
+	for (size_t j = 0; j < s->dn; j++) {
+		const struct extent *e = &s->dirty[(s->dhead + j) % MAX_DIRTY];
+
+		if (e->start <= a && b <= e->end)
+			return 1;
+	}
+	return 0;
+}
+
 static void dirty_add(struct hd_sim *s, uint64_t a, uint64_t b)
 {
 	struct extent *tail = s->dn ? &s->dirty[(s->dhead + s->dn - 1) % MAX_DIRTY] : NULL;
+
+	/* Rewriting data the cache holds replaces it in place: no more room, no more destaging. */
+	if (dirty_covers(s, a, b))
+		return;
 
 	/* Sequential writes are destaged as one. */
 	if (tail && tail->end == a) {
@@ -561,8 +577,8 @@ static int cache_takes(const struct hd_sim *s, size_t len, uint64_t off)
 {
 	uint64_t a = off / s->sb, b = (off + len + s->sb - 1) / s->sb;
 
-	return s->m->write_cache && (uint64_t)len <= s->wc_bytes && s->dn < MAX_DIRTY &&
-	       s->dirty_bytes + (b - a) * s->sb <= s->wc_bytes;
+	return s->m->write_cache && (uint64_t)len <= s->wc_bytes &&
+	       ((s->dn < MAX_DIRTY && s->dirty_bytes + (b - a) * s->sb <= s->wc_bytes) || dirty_covers(s, a, b));
 }
 
 /* Put a write into the write-back cache at t; returns its completion time. */
