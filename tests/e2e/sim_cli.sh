@@ -89,29 +89,31 @@ run 0 "$HDDSCOPE" sim --help
 grep -q '^Usage: hddscope sim' "$T/out" || fail "sim --help"
 pass "model errors"
 
-# Every preset through every probe that exists (a probe not yet implemented exits 2
-# with "not yet implemented" and is skipped); results are checked for sanity.
+# Every preset through every probe and a quick profile with writes; results are checked for sanity.
 for p in $presets; do
 	run 0 "$HDDSCOPE" info "sim:$p"
 	want=$("$HDDSCOPE" sim info "$p" | sed -n 's/^capacity_bytes: //p')
 	grep -Eq "^size: +$want bytes" "$T/out" || fail "info sim:$p: size, want $want"
-	for c in seek response media queue bench zone; do
-		"$HDDSCOPE" $c -q "sim:$p" -o "$T/$c-$p.tsv" >"$T/out" 2>"$T/err"
+	for c in seek response media queue bench zone interval; do
+		w=""
+		[ $c = interval ] && w=--write
+		"$HDDSCOPE" $c $w -q "sim:$p" -o "$T/$c-$p.tsv" >"$T/out" 2>"$T/err"
 		rc=$?
-		if [ $rc -eq 2 ] && grep -q 'not yet implemented' "$T/err"; then continue; fi
 		[ $rc -eq 0 ] || { cat "$T/err" >&2; fail "$c sim:$p exited $rc"; }
 		f=$T/$c-$p.tsv
 		[ -s "$f" ] || f=$(ls "$T/$c-$p"*.tsv | head -n 1)
 		head -n 1 "$f" | grep -qx '# hddscope-data 1' || fail "$c sim:$p: no data file"
 		[ "$(hdr "$f" complete)" = yes ] || fail "$c sim:$p: incomplete"
 	done
+	run 0 "$HDDSCOPE" profile -q --quick --write --no-charts -o "$T/prof-$p" "sim:$p"
+	[ "$(ls "$T/prof-$p"/*.tsv | wc -l)" -ge 8 ] || fail "profile sim:$p: data files"
 done
 # The seek probe's media latencies stay within what the drive can do: above
 # zero, below a full-stroke seek plus two revolutions and 3 ms of overheads.
 for p in $presets; do
 	full=$("$HDDSCOPE" sim info "$p" | sed -n 's/^seek_full_ms: //p')
 	rev=$("$HDDSCOPE" sim info "$p" | sed -n 's/^revolution_ms: //p')
-	awk -v hi="$(echo "$full + 2 * $rev + 3" | bc)" '!/^#/ && $5 == "media" { if ($3 <= 0 || $3 > hi) bad++ } END { exit bad > 0 }' \
+	awk -v hi="$(awk -v f="$full" -v r="$rev" 'BEGIN { print f + 2 * r + 3 }')" '!/^#/ && $5 == "media" { if ($3 <= 0 || $3 > hi) bad++ } END { exit bad > 0 }' \
 		"$T/seek-$p.tsv" || fail "seek sim:$p: media latency out of range"
 done
 pass "every preset through every probe"
