@@ -22,6 +22,9 @@ static const struct command commands[] = {
 	{ "bench", hd_cmd_bench, "sequential and 4K random read/write summary figures" },
 	{ "zone", hd_cmd_zone, "sequential transfer rate against position" },
 	{ "profile", hd_cmd_profile, "run every probe, chart everything, write summary.json" },
+	{ "fit", hd_cmd_fit, "fit the drive's mechanics from a profile directory" },
+	{ "compare", hd_cmd_compare, "compare two profiles: side-by-side charts and findings" },
+	{ "verdict", hd_cmd_verdict, "PASS, WARN or FAIL for deployment, with reasons" },
 	{ "info", hd_cmd_info, "what hddscope sees of a device: size, sectors, rotational" },
 	{ "plot", hd_cmd_plot, "draw charts of data files with gnuplot" },
 	{ "sim", hd_cmd_sim, "list and show the built-in simulated drives" },
@@ -40,7 +43,8 @@ static void usage(FILE *f)
 	fprintf(f, "\n'hddscope COMMAND --help' describes a command's options.\n"
 		   "Nothing is ever written to a device without --write.\n\n"
 		   "Exit codes: 0 ok, 1 usage error, 2 setup failure (cannot open, refused),\n"
-		   "3 runtime failure (the device keeps failing), 130 interrupted.\n");
+		   "3 runtime failure (the device keeps failing), 4 verdict WARN, 5 verdict FAIL,\n"
+		   "130 interrupted.\n");
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,8 @@ enum {
 	HD_EXIT_USAGE = 1,
 	HD_EXIT_SETUP = 2,
 	HD_EXIT_RUNTIME = 3,
+	HD_EXIT_WARN = 4,	/* verdict: WARN */
+	HD_EXIT_FAIL = 5,	/* verdict: FAIL */
 	HD_EXIT_INTR = 130,
 };
 
@@ -26,6 +28,9 @@ int hd_cmd_interval(int argc, char **argv);
 int hd_cmd_bench(int argc, char **argv);
 int hd_cmd_zone(int argc, char **argv);
 int hd_cmd_profile(int argc, char **argv);
+int hd_cmd_fit(int argc, char **argv);
+int hd_cmd_compare(int argc, char **argv);
+int hd_cmd_verdict(int argc, char **argv);
 int hd_cmd_info(int argc, char **argv);
 int hd_cmd_plot(int argc, char **argv);
 int hd_cmd_sim(int argc, char **argv);

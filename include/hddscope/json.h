@@ -28,3 +28,38 @@ void hd_json_bool(struct hd_json *j, const char *key, int v);
 void hd_json_null(struct hd_json *j, const char *key);
 
 #endif
+
+/*
+ * A JSON document in memory, for reading summary.json and adding sections
+ * to it (fit, verdict) and for comparing two profiles.
+ */
+enum hd_jv_type { HD_JV_NULL, HD_JV_BOOL, HD_JV_NUM, HD_JV_STR, HD_JV_ARR, HD_JV_OBJ };
+
+struct hd_jv {
+	enum hd_jv_type type;
+	double num;		/* HD_JV_NUM; HD_JV_BOOL: 0 or 1 */
+	char *str;		/* HD_JV_STR */
+	struct hd_jv **items;	/* HD_JV_ARR, HD_JV_OBJ: values */
+	char **keys;		/* HD_JV_OBJ: member names */
+	size_t n;
+};
+
+/* Parse a file; 0, or -1 with "FILE:LINE: reason" in err. */
+int hd_jv_load(const char *path, struct hd_jv **out, char *err, size_t errlen);
+/* Parse text of len bytes; fname names it in messages. */
+int hd_jv_parse(const char *text, size_t len, const char *fname, struct hd_jv **out, char *err, size_t errlen);
+void hd_jv_free(struct hd_jv *v);
+/* Member of an object, or a path of members separated by '.' ("fit.rpm"); NULL when absent. */
+const struct hd_jv *hd_jv_get(const struct hd_jv *v, const char *path);
+/* A number at path, or def when absent or not a number. */
+double hd_jv_num(const struct hd_jv *v, const char *path, double def);
+/* A string at path, or NULL. */
+const char *hd_jv_str(const struct hd_jv *v, const char *path);
+/* Set (replace or append) member key of object obj to val, which obj then owns. */
+int hd_jv_set(struct hd_jv *obj, const char *key, struct hd_jv *val);
+/* Constructors (NULL on allocation failure). */
+struct hd_jv *hd_jv_new(enum hd_jv_type type);
+/* Write v as JSON through a writer (key NULL at the top level or in arrays). */
+void hd_jv_emit(struct hd_json *j, const char *key, const struct hd_jv *v);
+/* Write v to path atomically (temporary file, rename); -errno. */
+int hd_jv_save(const char *path, const struct hd_jv *v);
