@@ -18,6 +18,7 @@
 
 #include "hddscope/dev.h"
 #include "hddscope/probe.h"
+#include "hddscope/sysfs.h"
 #include "hddscope/util.h"
 
 struct blk {
@@ -96,31 +97,6 @@ static const struct hd_dev_ops blk_ops = {
 	.close = blk_close,
 };
 
-/* Read a small sysfs attribute of the disk behind dev_t rdev. */
-static int sysfs_attr(dev_t rdev, const char *attr, char *buf, size_t len)
-{
-	char path[256];
-	FILE *f;
-	const char *root = getenv("HDDSCOPE_SYSFS");
-
-	/* A partition has no queue/ of its own: fall back to its parent disk. */
-	for (int up = 0; up < 2; up++) {
-		snprintf(path, sizeof(path), "%s/dev/block/%u:%u/%s%s", root ? root : "/sys",
-			 major(rdev), minor(rdev), up ? "../" : "", attr);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (!fgets(buf, (int)len, f)) {
-			fclose(f);
-			continue;
-		}
-		fclose(f);
-		buf[strcspn(buf, "\n")] = '\0';
-		return 0;
-	}
-	return -1;
-}
-
 int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall)
 {
 	struct stat st;
@@ -197,9 +173,9 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 		d->logical_sector = (uint32_t)lss;
 		d->physical_sector = pbs ? pbs : (uint32_t)lss;
 		d->io_align = d->logical_sector;
-		if (sysfs_attr(st.st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
+		if (hd_sysfs_disk_attr(st.st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
 			d->rotational = atoi(buf) != 0;
-		if (sysfs_attr(st.st_rdev, "device/model", buf, sizeof(buf)) == 0) {
+		if (hd_sysfs_disk_attr(st.st_rdev, "device/model", buf, sizeof(buf)) == 0) {
 			size_t n = strlen(buf);
 			while (n && buf[n - 1] == ' ')
 				buf[--n] = '\0';
@@ -212,7 +188,7 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 		d->physical_sector = 4096;
 		/* O_DIRECT on a file system wants its block alignment. */
 		d->io_align = st.st_blksize > 512 ? (uint32_t)st.st_blksize : 512;
-		if (sysfs_attr(st.st_dev, "queue/rotational", buf, sizeof(buf)) == 0)
+		if (hd_sysfs_disk_attr(st.st_dev, "queue/rotational", buf, sizeof(buf)) == 0)
 			d->rotational = atoi(buf) != 0;
 	}
 	return 0;

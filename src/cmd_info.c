@@ -1,64 +1,224 @@
-/* hddscope info: what the device layer sees of a target. */
+/*
+ * hddscope info: what hddscope sees of a target (kind, size, sectors), who
+ * the drive says it is, its health, its caches and the kernel's queue.
+ * hddscope smart-save: keep a drive's SMART data for later.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
+#include "hddscope/identity.h"
+#include "hddscope/json.h"
 #include "hddscope/util.h"
 
 static void info_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: hddscope info [--json] [DEVICE]\n"
+"Usage: hddscope info [--json] [--smart] [--smart-blob FILE] [DEVICE]\n"
 "\n"
 "Show what hddscope sees of DEVICE (default: " HD_DEFAULT_TARGET "): kind, size,\n"
-"logical and physical sector, rotational flag.  Nothing is written.\n"
+"logical and physical sector, rotational flag; the drive's identity (model,\n"
+"serial, firmware, nominal rpm, NCQ depth) from ATA IDENTIFY; its SMART health\n"
+"through libatasmart (overall assessment, bad sectors, temperature, power-on\n"
+"hours, power cycles); write cache and read look-ahead; the kernel queue's\n"
+"scheduler and nr_requests.  A file, a non-ATA device or a simulated drive\n"
+"says why SMART is not available.  Nothing is written.\n"
 "\n"
-"  --json      machine-readable output\n"
-"  -h, --help  this help\n"
+"  --json              machine-readable output\n"
+"  --smart             add the SMART attribute table\n"
+"  --smart-blob FILE   identity and SMART from saved data (skdump --save or\n"
+"                      hddscope smart-save) instead of asking the drive\n"
+"  -h, --help          this help\n"
 "\n"
-"Exit codes: 0 ok, 1 usage, 2 cannot open.\n");
+"Exit codes: 0 ok, 1 usage, 2 cannot open (the device or the saved data).\n");
 }
 
-/* Print s as a JSON string. */
-static void json_str(const char *s)
+static void json_identity(struct hd_json *j, const struct hd_dev *d, const struct hd_identity *id, int attrs)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+	hd_json_obj(j, NULL);
+	hd_json_str(j, "device", d->path);
+	hd_json_str(j, "kind", hd_dev_kind_name(d->kind));
+	hd_json_uint(j, "size_bytes", d->size);
+	hd_json_uint(j, "logical_sector_bytes", d->logical_sector);
+	hd_json_uint(j, "physical_sector_bytes", d->physical_sector);
+	hd_json_uint(j, "access_unit_bytes", d->io_align);
+	if (id->rotational < 0)
+		hd_json_null(j, "rotational");
+	else
+		hd_json_bool(j, "rotational", id->rotational);
+	hd_json_bool(j, "direct_io", d->direct);
+	hd_json_obj(j, "identity");
+	hd_json_str(j, "source", id->source);
+	hd_json_bool(j, "simulated", id->simulated);
+	hd_json_str(j, "model", id->model);
+	hd_json_str(j, "serial", id->serial[0] ? id->serial : NULL);
+	hd_json_str(j, "firmware", id->firmware[0] ? id->firmware : NULL);
+	hd_json_str(j, "vendor", id->vendor[0] ? id->vendor : NULL);
+	hd_json_uint(j, "capacity_bytes", id->capacity_bytes);
+	if (id->rpm_nominal)
+		hd_json_int(j, "rpm_nominal", id->rpm_nominal);
+	else
+		hd_json_null(j, "rpm_nominal");
+	hd_json_int(j, "ncq_depth", id->ncq_depth);
+	hd_json_end(j);
+	hd_json_obj(j, "cache");
+	hd_json_str(j, "write_cache", hd_onoff(id->write_cache));
+	hd_json_str(j, "write_cache_supported", hd_onoff(id->write_cache_supported));
+	hd_json_str(j, "read_lookahead", hd_onoff(id->read_lookahead));
+	hd_json_str(j, "read_lookahead_supported", hd_onoff(id->read_lookahead_supported));
+	hd_json_str(j, "cache_type", id->cache_type[0] ? id->cache_type : NULL);
+	hd_json_end(j);
+	hd_json_obj(j, "queue");
+	hd_json_str(j, "scheduler", id->scheduler[0] ? id->scheduler : NULL);
+	if (id->nr_requests < 0)
+		hd_json_null(j, "nr_requests");
+	else
+		hd_json_int(j, "nr_requests", id->nr_requests);
+	hd_json_end(j);
+	hd_json_obj(j, "smart");
+	hd_json_bool(j, "available", id->smart_available);
+	if (!id->smart_available) {
+		hd_json_str(j, "reason", id->smart_reason);
+	} else {
+		hd_json_str(j, "overall", id->smart_overall);
+		if (id->have_bad)
+			hd_json_uint(j, "bad_sectors", id->bad_sectors);
+		if (id->have_temp)
+			hd_json_num(j, "temperature_c", id->temperature_c);
+		if (id->have_power_on)
+			hd_json_uint(j, "power_on_hours", id->power_on_hours);
+		if (id->have_power_cycles)
+			hd_json_uint(j, "power_cycles", id->power_cycles);
+		if (attrs) {
+			hd_json_arr(j, "attributes");
+			for (size_t i = 0; i < id->nattrs; i++) {
+				const struct hd_smart_attr *a = &id->attrs[i];
+				hd_json_obj(j, NULL);
+				hd_json_int(j, "id", a->id);
+				hd_json_str(j, "name", a->name);
+				hd_json_int(j, "value", a->value);
+				hd_json_int(j, "worst", a->worst);
+				hd_json_int(j, "threshold", a->threshold);
+				hd_json_uint(j, "raw", a->raw);
+				hd_json_uint(j, "pretty", a->pretty);
+				hd_json_str(j, "pretty_unit", a->unit);
+				hd_json_bool(j, "prefailure", a->prefailure);
+				if (a->good < 0)
+					hd_json_null(j, "good");
+				else
+					hd_json_bool(j, "good", a->good);
+				hd_json_end(j);
+			}
+			hd_json_end(j);
+		}
 	}
-	putchar('"');
+	hd_json_end(j);
+	hd_json_end(j);
+}
+
+static void text_identity(const struct hd_dev *d, const struct hd_identity *id, int attrs)
+{
+	char sz[32];
+
+	printf("device:           %s\n", d->path);
+	printf("kind:             %s%s\n", hd_dev_kind_name(d->kind), id->simulated ? " (its identity is the model's)" : "");
+	printf("size:             %llu bytes (%s)\n", (unsigned long long)d->size, hd_fmt_size(sz, sizeof(sz), d->size));
+	printf("logical sector:   %u bytes\n", d->logical_sector);
+	printf("physical sector:  %u bytes\n", d->physical_sector);
+	printf("access unit:      %u bytes\n", d->io_align);
+	printf("rotational:       %s\n", id->rotational < 0 ? "unknown" : id->rotational ? "yes" : "no");
+	printf("direct I/O:       %s\n", d->direct ? "yes (O_DIRECT)" : "no (page cache in the path)");
+	printf("model:            %s\n", id->model);
+	if (id->vendor[0])
+		printf("vendor:           %s\n", id->vendor);
+	printf("serial:           %s\n", id->serial[0] ? id->serial : "unknown");
+	printf("firmware:         %s\n", id->firmware[0] ? id->firmware : "unknown");
+	if (id->rpm_nominal > 1)
+		printf("nominal rpm:      %d\n", id->rpm_nominal);
+	else
+		printf("nominal rpm:      %s\n", id->rpm_nominal == 1 ? "non-rotating (solid state)" : "unknown");
+	if (id->ncq_depth)
+		printf("NCQ depth:        %d\n", id->ncq_depth);
+	printf("write cache:      %s%s\n", hd_onoff(id->write_cache),
+	       id->write_cache_supported == 0 ? " (not supported)" : "");
+	printf("read look-ahead:  %s%s\n", hd_onoff(id->read_lookahead),
+	       id->read_lookahead_supported == 0 ? " (not supported)" : "");
+	if (id->cache_type[0])
+		printf("cache_type:       %s\n", id->cache_type);
+	if (id->scheduler[0])
+		printf("scheduler:        %s\n", id->scheduler);
+	if (id->nr_requests >= 0)
+		printf("nr_requests:      %d\n", id->nr_requests);
+	printf("identity from:    %s\n", id->source);
+	if (!id->smart_available) {
+		printf("SMART:            not available (%s)\n", id->smart_reason[0] ? id->smart_reason : "unknown");
+		return;
+	}
+	printf("SMART:            %s\n", id->smart_overall);
+	if (id->have_bad)
+		printf("bad sectors:      %llu\n", (unsigned long long)id->bad_sectors);
+	if (id->have_temp)
+		printf("temperature:      %.1f C\n", id->temperature_c);
+	if (id->have_power_on)
+		printf("power-on hours:   %llu\n", (unsigned long long)id->power_on_hours);
+	if (id->have_power_cycles)
+		printf("power cycles:     %llu\n", (unsigned long long)id->power_cycles);
+	if (!attrs)
+		return;
+	printf("\n ID name                            value worst thresh  type      status  raw\n");
+	for (size_t i = 0; i < id->nattrs; i++) {
+		const struct hd_smart_attr *a = &id->attrs[i];
+		char v[16] = "-", w[16] = "-", t[16] = "-";
+
+		if (a->value >= 0)
+			snprintf(v, sizeof(v), "%d", a->value);
+		if (a->worst >= 0)
+			snprintf(w, sizeof(w), "%d", a->worst);
+		if (a->threshold >= 0)
+			snprintf(t, sizeof(t), "%d", a->threshold);
+		printf("%3d %-30s %5s %5s %6s  %-8s  %-6s  %llu\n", a->id, a->name, v, w, t,
+		       a->prefailure ? "prefail" : "old-age", a->good < 0 ? "n/a" : a->good ? "good" : "FAIL",
+		       (unsigned long long)a->raw);
+	}
 }
 
 int hd_cmd_info(int argc, char **argv)
 {
+	enum { O_JSON = 1, O_SMART, O_BLOB };
 	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "smart", no_argument, NULL, O_SMART },
+		{ "smart-blob", required_argument, NULL, O_BLOB },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct hd_identity id;
 	struct hd_dev *d;
-	const char *spec;
-	int c, json = 0, ex;
-	char sz[32];
+	const char *spec, *blob = NULL;
+	int c, json = 0, attrs = 0, ex;
+	char err[512];
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'j':
+		case O_JSON:
 			json = 1;
+			break;
+		case O_SMART:
+			attrs = 1;
+			break;
+		case O_BLOB:
+			blob = optarg;
 			break;
 		case 'h':
 			info_usage(stdout);
 			return HD_EXIT_OK;
+		case ':':
+			hd_err("option '%s' needs a value", argv[optind - 1]);
+			return hd_usage_hint("info");
 		default:
 			hd_err("unknown option '%s'", argv[optind - 1]);
 			return hd_usage_hint("info");
@@ -72,29 +232,51 @@ int hd_cmd_info(int argc, char **argv)
 	ex = hd_open_target(&d, spec, 0);
 	if (ex)
 		return ex;
-	if (json) {
-		printf("{\"device\": ");
-		json_str(d->path);
-		printf(", \"kind\": ");
-		json_str(hd_dev_kind_name(d->kind));
-		printf(", \"model\": ");
-		json_str(d->model[0] ? d->model : "unknown");
-		printf(", \"size_bytes\": %llu, \"logical_sector_bytes\": %u, \"physical_sector_bytes\": %u, "
-		       "\"access_unit_bytes\": %u, \"rotational\": %s, \"direct_io\": %s}\n",
-		       (unsigned long long)d->size, d->logical_sector, d->physical_sector, d->io_align,
-		       d->rotational < 0 ? "null" : d->rotational ? "true" : "false", d->direct ? "true" : "false");
-	} else {
-		printf("device:           %s\n", d->path);
-		printf("kind:             %s\n", hd_dev_kind_name(d->kind));
-		printf("model:            %s\n", d->model[0] ? d->model : "unknown");
-		printf("size:             %llu bytes (%s)\n", (unsigned long long)d->size,
-		       hd_fmt_size(sz, sizeof(sz), d->size));
-		printf("logical sector:   %u bytes\n", d->logical_sector);
-		printf("physical sector:  %u bytes\n", d->physical_sector);
-		printf("access unit:      %u bytes\n", d->io_align);
-		printf("rotational:       %s\n", d->rotational < 0 ? "unknown" : d->rotational ? "yes" : "no");
-		printf("direct I/O:       %s\n", d->direct ? "yes (O_DIRECT)" : "no (page cache in the path)");
+	if (hd_identity_of(d, blob, &id, err, sizeof(err))) {
+		hd_err("%s", err);
+		hd_identity_free(&id);
+		hd_dev_close(d);
+		return HD_EXIT_SETUP;
 	}
+	if (json) {
+		struct hd_json j;
+
+		hd_json_init(&j, stdout, 1);
+		json_identity(&j, d, &id, attrs);
+	} else {
+		text_identity(d, &id, attrs);
+	}
+	hd_identity_free(&id);
 	hd_dev_close(d);
+	return HD_EXIT_OK;
+}
+
+static void smart_save_usage(FILE *f)
+{
+	fprintf(f, "Usage: hddscope smart-save DEVICE FILE\n"
+		   "\n"
+		   "Save DEVICE's IDENTIFY and SMART data to FILE in libatasmart's format (as\n"
+		   "skdump --save writes it), for --smart-blob on another machine or behind a\n"
+		   "USB bridge that hides SMART.  Needs an ATA disk and the rights to query it.\n"
+		   "\n"
+		   "Exit codes: 0 ok, 1 usage, 2 cannot read or write.\n");
+}
+
+int hd_cmd_smart_save(int argc, char **argv)
+{
+	char err[512];
+
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		smart_save_usage(stdout);
+		return HD_EXIT_OK;
+	}
+	if (argc != 3 || argv[1][0] == '-') {
+		hd_err(argc < 3 ? "smart-save needs DEVICE and FILE" : "smart-save takes DEVICE and FILE only");
+		return hd_usage_hint("smart-save");
+	}
+	if (hd_smart_save(argv[1], argv[2], err, sizeof(err))) {
+		hd_err("%s", err);
+		return HD_EXIT_SETUP;
+	}
 	return HD_EXIT_OK;
 }

@@ -25,7 +25,8 @@ static const struct command commands[] = {
 	{ "fit", hd_cmd_fit, "fit the drive's mechanics from a profile directory" },
 	{ "compare", hd_cmd_compare, "compare two profiles: side-by-side charts and findings" },
 	{ "verdict", hd_cmd_verdict, "PASS, WARN or FAIL for deployment, with reasons" },
-	{ "info", hd_cmd_info, "what hddscope sees of a device: size, sectors, rotational" },
+	{ "info", hd_cmd_info, "identity, SMART health, caches, size and sectors of a device" },
+	{ "smart-save", hd_cmd_smart_save, "save a drive's SMART data for --smart-blob" },
 	{ "plot", hd_cmd_plot, "draw charts of data files with gnuplot" },
 	{ "sim", hd_cmd_sim, "list and show the built-in simulated drives" },
 	{ "replay", hd_cmd_replay, "replay a request trace on a simulated drive" },
@@ -39,7 +40,7 @@ static void usage(FILE *f)
 		   "file, or a simulated drive sim:NAME (default: " HD_DEFAULT_TARGET ").\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'hddscope COMMAND --help' describes a command's options.\n"
 		   "Nothing is ever written to a device without --write.\n\n"
 		   "Exit codes: 0 ok, 1 usage error, 2 setup failure (cannot open, refused),\n"

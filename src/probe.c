@@ -184,7 +184,6 @@ void hd_run_header(struct hd_run *r, struct hd_df_writer *w)
 
 	hd_dfw_meta(w, "device", "%s", d->path);
 	hd_dfw_meta(w, "device_kind", "%s", hd_dev_kind_name(d->kind));
-	hd_dfw_meta(w, "model", "%s", d->model[0] ? d->model : "unknown");
 	hd_dfw_meta(w, "capacity_bytes", "%llu", (unsigned long long)d->size);
 	hd_dfw_meta(w, "sector_bytes", "%u", d->logical_sector);
 	hd_dfw_meta(w, "physical_sector_bytes", "%u", d->physical_sector);

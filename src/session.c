@@ -18,6 +18,7 @@ void hd_common_init(struct hd_common *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->seed = HD_DEFAULT_SEED;
+	c->write_cache = -1;
 }
 
 int hd_common_opt(struct hd_common *c, int key, char **argv)
@@ -27,6 +28,25 @@ int hd_common_opt(struct hd_common *c, int key, char **argv)
 		return hd_opt_u64("--seed", optarg, &c->seed) ? -1 : 1;
 	case HD_OPT_WRITE:
 		c->write_ok = 1;
+		return 1;
+	case HD_OPT_WRITE_CACHE:
+		if (strcmp(optarg, "on") == 0)
+			c->write_cache = 1;
+		else if (strcmp(optarg, "off") == 0)
+			c->write_cache = 0;
+		else if (strcmp(optarg, "keep") == 0)
+			c->write_cache = -1;
+		else {
+			hd_err("--write-cache '%s': must be on, off or keep", optarg);
+			return -1;
+		}
+		return 1;
+	case HD_OPT_SMART_BLOB:
+		if (!*optarg) {
+			hd_err("--smart-blob: empty file name");
+			return -1;
+		}
+		c->smart_blob = optarg;
 		return 1;
 	case 'o':
 		if (!*optarg) {
@@ -67,7 +87,12 @@ void hd_common_usage(FILE *f, int writes)
 	if (writes)
 		fprintf(f, "  --write             allow writes (data-preserving: every block is read\n"
 			   "                      first and the same bytes are written back)\n");
-	fprintf(f, "  --seed N            random seed; equal seeds repeat a run (%d)\n"
+	fprintf(f, "  --write-cache on|off|keep\n"
+		   "                      set the drive's write cache for the run and restore it\n"
+		   "                      afterwards; refuses to start where it cannot be set (keep)\n"
+		   "  --smart-blob FILE   identity and SMART health from saved data (skdump --save,\n"
+		   "                      hddscope smart-save) instead of asking the drive\n"
+		   "  --seed N            random seed; equal seeds repeat a run (%d)\n"
 		   "  -o, --output FILE   data file\n"
 		   "  -q, --quiet         no progress line\n"
 		   "  -h, --help          this help\n"
@@ -79,33 +104,86 @@ void hd_common_usage(FILE *f, int writes)
 		HD_DEFAULT_SEED);
 }
 
+void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id)
+{
+	hd_dfw_meta(w, "model", "%s", id->model[0] ? id->model : "unknown");
+	hd_dfw_meta(w, "serial", "%s", id->serial[0] ? id->serial : "unknown");
+	hd_dfw_meta(w, "firmware", "%s", id->firmware[0] ? id->firmware : "unknown");
+	if (id->rpm_nominal > 1)
+		hd_dfw_meta(w, "rpm_nominal", "%d", id->rpm_nominal);
+	else
+		hd_dfw_meta(w, "rpm_nominal", "%s", id->rpm_nominal == 1 ? "non-rotating" : "unknown");
+	hd_dfw_meta(w, "write_cache", "%s", hd_onoff(id->write_cache));
+	hd_dfw_meta(w, "read_lookahead", "%s", hd_onoff(id->read_lookahead));
+	hd_dfw_meta(w, "smart_overall", "%s", id->smart_available ? id->smart_overall : "unknown");
+	if (id->smart_available && id->have_bad)
+		hd_dfw_meta(w, "smart_bad_sectors", "%llu", (unsigned long long)id->bad_sectors);
+	if (!id->smart_available)
+		hd_dfw_meta(w, "smart", "not available (%s)", id->smart_reason[0] ? id->smart_reason : "unknown");
+	hd_dfw_meta(w, "identity_source", "%s", id->source);
+}
+
 int hd_session_begin(struct hd_session *s, const char *test, const struct hd_common *c, int writes,
 		     const char *default_out)
 {
+	char err[512];
 	int rc, ex;
 
 	memset(s, 0, sizeof(*s));
 	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE : 0);
 	if (ex)
 		return ex;
-	s->out = strdup(c->out ? c->out : default_out);
-	if (!s->out) {
+	/* Nothing is measured under a cache setting other than the one asked for. */
+	if (hd_cache_set(&s->cache, s->dev, c->write_cache, err, sizeof(err))) {
+		hd_err("%s; nothing measured", err);
 		hd_dev_close(s->dev);
 		return HD_EXIT_SETUP;
+	}
+	if (hd_identity_of(s->dev, c->smart_blob, &s->id, err, sizeof(err))) {
+		hd_err("%s", err);
+		ex = HD_EXIT_SETUP;
+		goto fail;
+	}
+	s->out = strdup(c->out ? c->out : default_out);
+	if (!s->out) {
+		ex = HD_EXIT_SETUP;
+		goto fail;
 	}
 	rc = hd_dfw_open(&s->w, s->out, test);
 	if (rc) {
 		hd_err("create %s: %s", s->out, strerror(-rc));
-		hd_dev_close(s->dev);
 		free(s->out);
-		return HD_EXIT_SETUP;
+		s->out = NULL;
+		ex = HD_EXIT_SETUP;
+		goto fail;
 	}
 	s->rows = hd_dfw_rows(s->w);
 	hd_run_init(&s->run, s->dev, test, c->seed, c->quiet);
 	hd_install_signals();
 	hd_run_header(&s->run, s->w);
+	hd_identity_header(s->w, &s->id);
 	s->dev_t0_ns = s->dev->ops->now_ns(s->dev);
 	return 0;
+fail:
+	if (hd_cache_restore(&s->cache, err, sizeof(err)))
+		hd_err("%s", err);
+	hd_identity_free(&s->id);
+	hd_dev_close(s->dev);
+	return ex;
+}
+
+/* Put the write cache back and let go of the device. */
+static void session_close(struct hd_session *s)
+{
+	char err[512];
+
+	if (hd_cache_restore(&s->cache, err, sizeof(err)))
+		hd_err("%s", err);
+	hd_identity_free(&s->id);
+	hd_dev_close(s->dev);
+	s->dev = NULL;
+	free(s->out);
+	s->out = NULL;
 }
 
 int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off, int64_t lat_ns,
@@ -147,10 +225,7 @@ void hd_session_abort(struct hd_session *s)
 {
 	hd_dfw_abort(s->w);
 	s->w = NULL;
-	hd_dev_close(s->dev);
-	s->dev = NULL;
-	free(s->out);
-	s->out = NULL;
+	session_close(s);
 }
 
 int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
@@ -185,10 +260,7 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 		fprintf(stderr, "%s: %" PRIu64 " samples (%" PRIu64 " media, %" PRIu64 " cache, %" PRIu64
 			" error) -> %s\n", s->run.test, s->nrows, s->nmedia, s->ncache, s->nerror, s->out);
 	}
-	hd_dev_close(s->dev);
-	s->dev = NULL;
-	free(s->out);
-	s->out = NULL;
+	session_close(s);
 	return ex;
 }
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hddscope/identity.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
 
@@ -1034,6 +1035,55 @@ static int sim_reap(struct hd_dev *d, struct hd_req *r)
 	return hd_sim_reap(sim_of(d), r);
 }
 
+/* A simulated drive reports its model: name, rpm, caches, queue, marked simulated. */
+static void sim_identify(struct hd_dev *d, struct hd_identity *id)
+{
+	const struct hd_sim_model *m = ((struct simdev *)d->priv)->m;
+
+	id->simulated = 1;
+	snprintf(id->source, sizeof(id->source), "simulated drive model");
+	snprintf(id->model, sizeof(id->model), "%.*s", (int)sizeof(id->model) - 1, m->name);
+	snprintf(id->firmware, sizeof(id->firmware), "sim");
+	id->capacity_bytes = d->size;
+	id->rpm_nominal = (int)(m->rpm + 0.5);
+	id->write_cache_supported = 1;
+	id->write_cache = !!m->write_cache;
+	id->read_lookahead_supported = 1;
+	id->read_lookahead = m->readahead_kb > 0;
+	id->logical_sector = BLK;
+	id->physical_sector = m->sector_bytes;
+	id->ncq_depth = m->queue_depth > 1 ? (int)m->queue_depth : 0;
+	id->rotational = 1;
+	snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive");
+}
+
+/*
+ * The write cache switched as a drive does on SET FEATURES: turning it off
+ * first writes out what it holds; turning it on gives it the model's size,
+ * or 1 MiB where the model has none.
+ */
+static int sim_set_write_cache(struct hd_dev *d, int on)
+{
+	struct simdev *sd = d->priv;
+	struct hd_sim *s = sd->s;
+
+	if (!on) {
+		while (s->dn)
+			s->free_at = destage_one(s, s->free_at > s->now ? s->free_at : s->now);
+		if (s->free_at > s->now)
+			s->now = s->free_at;
+		sd->m->write_cache = 0;
+		return 0;
+	}
+	if (!s->dirty && !(s->dirty = malloc(MAX_DIRTY * sizeof(*s->dirty))))
+		return -ENOMEM;
+	if (!sd->m->write_cache_kb)
+		sd->m->write_cache_kb = 1024;
+	s->wc_bytes = sd->m->write_cache_kb * 1024;
+	sd->m->write_cache = 1;
+	return 0;
+}
+
 static const struct hd_dev_ops sim_ops = {
 	.name = "sim",
 	.read = sim_read,
@@ -1043,6 +1093,8 @@ static const struct hd_dev_ops sim_ops = {
 	.close = sim_close,
 	.submit = sim_submit,
 	.reap = sim_reap,
+	.identify = sim_identify,
+	.set_write_cache = sim_set_write_cache,
 };
 
 /*

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct hd_dev;
+struct hd_identity;
 
 enum hd_dev_kind {
 	HD_DEV_BLOCK,
@@ -55,6 +56,10 @@ struct hd_req {
  *  submit/reap (optional, NULL when unsupported): queue a request; reap
  *    waits for the next completion, in completion order, fills it in and
  *    returns 0, or -EAGAIN when nothing is outstanding.
+ *  identify (optional): what the drive says of itself, where the backend
+ *    knows more than sysfs and ATA IDENTIFY would tell (a simulated drive).
+ *  set_write_cache (optional): turn the drive's write cache on or off;
+ *    0 or -errno.  Block devices do this through sysfs instead.
  */
 struct hd_dev_ops {
 	const char *name;
@@ -65,6 +70,8 @@ struct hd_dev_ops {
 	void (*close)(struct hd_dev *d);
 	int (*submit)(struct hd_dev *d, struct hd_req *r);
 	int (*reap)(struct hd_dev *d, struct hd_req *r);
+	void (*identify)(struct hd_dev *d, struct hd_identity *id);
+	int (*set_write_cache)(struct hd_dev *d, int on);
 };
 
 struct hd_dev {

@@ -11,17 +11,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hddscope/cachectl.h"
+#include "hddscope/identity.h"
 #include "hddscope/probe.h"
 
 enum {
 	HD_OPT_SEED = 1000,
 	HD_OPT_WRITE,
+	HD_OPT_WRITE_CACHE,
+	HD_OPT_SMART_BLOB,
 	HD_OPT_FIRST_PROBE = 1100,	/* probes number their own options from here */
 };
 
 #define HD_COMMON_LONGOPTS                                              \
 	{ "seed", required_argument, NULL, HD_OPT_SEED },               \
 	{ "write", no_argument, NULL, HD_OPT_WRITE },                   \
+	{ "write-cache", required_argument, NULL, HD_OPT_WRITE_CACHE }, \
+	{ "smart-blob", required_argument, NULL, HD_OPT_SMART_BLOB },   \
 	{ "output", required_argument, NULL, 'o' },                     \
 	{ "quiet", no_argument, NULL, 'q' },                            \
 	{ "help", no_argument, NULL, 'h' }
@@ -35,6 +41,8 @@ struct hd_common {
 	uint64_t seed;
 	int quiet;
 	int write_ok;
+	int write_cache;	/* --write-cache: -1 keep, 0 off, 1 on */
+	const char *smart_blob;	/* --smart-blob FILE */
 };
 
 void hd_common_init(struct hd_common *c);
@@ -55,15 +63,19 @@ struct hd_session {
 	struct hd_df_writer *w;
 	FILE *rows;
 	char *out;
+	struct hd_cachectl cache;	/* the write cache setting to restore */
+	struct hd_identity id;		/* identity, health and caches in effect */
 	int fatal;		/* stopped by HD_MAX_CONSEC_ERRORS failures */
 	int64_t dev_t0_ns;	/* backend clock at the start */
 	uint64_t nrows, nmedia, ncache, nerror;
 };
 
 /*
- * Open c->device (for writing when writes), start the data file c->out or
- * default_out with the common header, install the signal handlers.
- * Returns 0 or the exit code (after printing why).
+ * Open c->device (for writing when writes), set the write cache as asked
+ * (refusing to start where it cannot be set), learn the drive's identity,
+ * start the data file c->out or default_out with the common header,
+ * install the signal handlers.  Returns 0 or the exit code (after printing
+ * why).
  */
 int hd_session_begin(struct hd_session *s, const char *test, const struct hd_common *c, int writes,
 		     const char *default_out);
@@ -84,15 +96,19 @@ void hd_session_calibrate(struct hd_session *s, void *buf, size_t len);
 /*
  * Write the closing header lines and the columns, finish the data file
  * (complete when the loop ran to its end: not interrupted, not fatal),
- * print the outcome, close the device.  Returns the exit code.
+ * restore the write cache, print the outcome, close the device.  Returns
+ * the exit code.
  */
 int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end);
 
-/* Abort before any sample: drop the data file, close the device. */
+/* Abort before any sample: drop the data file, restore the write cache, close the device. */
 void hd_session_abort(struct hd_session *s);
 
 /* Latency as milliseconds with nanosecond digits. */
 void hd_put_ms(FILE *f, int64_t ns);
+
+/* The identity lines of a data file header (every probe's, and others that describe a drive). */
+void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id);
 
 /* Total backend time of every session ended in this process (for profile). */
 extern int64_t hd_session_total_dev_ns;

@@ -1,0 +1,88 @@
+/*
+ * Which drive, in what health, with which caches: identity from the ATA
+ * IDENTIFY data, SMART health through libatasmart (or from a saved blob),
+ * and the kernel's view from sysfs.  Nothing here is an error for a device
+ * that has no such data: it says why it is not available.
+ */
+#ifndef HDDSCOPE_IDENTITY_H
+#define HDDSCOPE_IDENTITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hddscope/dev.h"
+
+struct hd_smart_attr {
+	int id;
+	char name[48];
+	int value, worst, threshold;	/* -1 when not valid */
+	uint64_t raw;			/* the six raw bytes, little endian */
+	uint64_t pretty;		/* libatasmart's interpreted value */
+	char unit[16];			/* of pretty: "mseconds", "sectors", "mkelvin", ... */
+	int prefailure;
+	int good;			/* 1 good now, 0 failing now, -1 unknown */
+	int good_past;			/* 1 never failed, 0 failed in the past, -1 unknown */
+};
+
+struct hd_identity {
+	int simulated;
+	char source[64];		/* "ATA IDENTIFY", "saved SMART data", "simulated drive model", "sysfs", "none" */
+	char model[64], serial[32], firmware[16], vendor[64];
+	uint64_t capacity_bytes;	/* 0 when unknown */
+	int rpm_nominal;		/* 0 unknown, 1 non-rotating (SSD), else rpm */
+	int write_cache_supported, write_cache;		/* -1 unknown, 0, 1 */
+	int read_lookahead_supported, read_lookahead;	/* -1 unknown, 0, 1 */
+	uint32_t logical_sector, physical_sector;	/* from IDENTIFY, 0 when unknown */
+	int ncq_depth;			/* 0: no NCQ or unknown */
+
+	/* sysfs (block devices) */
+	int rotational;			/* -1 unknown */
+	char cache_type[32];		/* SCSI disk cache_type, "" when absent */
+	char scheduler[64];		/* the active one, "" when absent */
+	int nr_requests;		/* -1 when absent */
+
+	/* SMART */
+	int smart_available;
+	char smart_reason[160];		/* why not, when not available */
+	char smart_overall[32];		/* libatasmart's words ("GOOD", "BAD_SECTOR", ...) or "unknown" */
+	int smart_status_reported;	/* the drive's own self-assessment was in the data */
+	int have_bad, have_temp, have_power_on, have_power_cycles;
+	uint64_t bad_sectors, power_on_hours, power_cycles;
+	double temperature_c;
+	struct hd_smart_attr *attrs;
+	size_t nattrs;
+};
+
+void hd_identity_init(struct hd_identity *id);
+void hd_identity_free(struct hd_identity *id);
+
+/*
+ * Parse a 512-byte ATA IDENTIFY DEVICE block (words little endian, as the
+ * drive sends them): model, serial, firmware, capacity, words 82/85 (write
+ * cache, look-ahead), 106/117/118 (sector sizes), 217 (rotation), 75/76
+ * (NCQ).  Returns 0, or -EINVAL when the block is not plausible.
+ */
+int hd_identify_parse(const uint8_t *block, struct hd_identity *id);
+
+/*
+ * SMART and identity from saved data (libatasmart's skdump --save format,
+ * read with sk_disk_set_blob).  Returns 0 or -errno with a message in err.
+ */
+int hd_identity_from_blob_file(const char *path, struct hd_identity *id, char *err, size_t errlen);
+int hd_identity_from_blob(const void *blob, size_t len, struct hd_identity *id, char *err, size_t errlen);
+
+/*
+ * Everything known of an open target: sysfs and libatasmart for a block
+ * device, the model for a simulated drive, nothing for a file (with the
+ * reason); with blob_path, SMART and identity come from that saved data.
+ * Never fails for want of data; returns -errno only for an unreadable blob.
+ */
+int hd_identity_of(struct hd_dev *d, const char *blob_path, struct hd_identity *id, char *err, size_t errlen);
+
+/* Save the device's SMART data as a blob (hddscope smart-save). */
+int hd_smart_save(const char *device, const char *path, char *err, size_t errlen);
+
+/* "on", "off" or "unknown" for a -1/0/1 flag. */
+const char *hd_onoff(int v);
+
+#endif
