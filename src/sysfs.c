@@ -28,9 +28,11 @@ int hd_sysfs_read(const char *path, char *buf, size_t len)
 
 	if (!f)
 		return -errno;
+	errno = 0;
 	if (!fgets(buf, (int)len, f)) {
+		int e = errno ? errno : EIO;
 		fclose(f);
-		return -EIO;
+		return -e;
 	}
 	fclose(f);
 	n = strcspn(buf, "\n");
