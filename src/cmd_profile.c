@@ -18,6 +18,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
+#include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/plot.h"
 #include "hddscope/session.h"
@@ -133,6 +134,10 @@ static void profile_usage(FILE *f)
 "  --svg               SVG charts instead of PNG\n"
 "  --no-charts         data files and summary.json only\n"
 "  --write             also the write probes (data-preserving)\n"
+"  --write-cache on|off|keep\n"
+"                      the drive's write cache for every probe, restored after\n"
+"                      each; refuses to start where it cannot be set (keep)\n"
+"  --smart-blob FILE   identity and SMART health from saved data\n"
 "  --seed N            random seed for every probe (%d)\n"
 "  -q, --quiet         no progress lines\n"
 "  -h, --help          this help\n"
@@ -322,8 +327,9 @@ static double cpu_seconds(void)
 	       (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-static int write_summary(const struct prof_opts *o, const struct hd_dev *d, const int *rc, int complete, double est,
-			 double drive_s, double cpu_s, double wall_s, const char *started)
+static int write_summary(const struct prof_opts *o, const struct hd_dev *d, const struct hd_identity *ident,
+			 const int *rc, int complete, double est, double drive_s, double cpu_s, double wall_s,
+			 const char *started)
 {
 	char path[4096], tmp[4200], file[4200];
 	struct hd_json j;
@@ -341,22 +347,13 @@ static int write_summary(const struct prof_opts *o, const struct hd_dev *d, cons
 	hd_json_str(&j, "hddscope_version", HDDSCOPE_VERSION);
 	hd_json_str(&j, "started", started);
 	hd_json_bool(&j, "complete", complete);
-	hd_json_obj(&j, "device");
-	hd_json_str(&j, "path", d->path);
-	hd_json_str(&j, "kind", hd_dev_kind_name(d->kind));
-	hd_json_str(&j, "model", d->model[0] ? d->model : "unknown");
-	hd_json_uint(&j, "capacity_bytes", d->size);
-	hd_json_uint(&j, "logical_sector_bytes", d->logical_sector);
-	hd_json_uint(&j, "physical_sector_bytes", d->physical_sector);
-	if (d->rotational < 0)
-		hd_json_null(&j, "rotational");
-	else
-		hd_json_bool(&j, "rotational", d->rotational);
-	hd_json_end(&j);
+	hd_identity_json(&j, "device", d, ident, 0);
 	hd_json_obj(&j, "parameters");
 	hd_json_uint(&j, "seed", o->c.seed);
 	hd_json_bool(&j, "quick", o->quick);
 	hd_json_bool(&j, "write", o->c.write_ok);
+	hd_json_str(&j, "write_cache", o->c.write_cache < 0 ? "keep" : hd_onoff(o->c.write_cache));
+	hd_json_str(&j, "smart_blob", o->c.smart_blob);
 	hd_json_end(&j);
 	hd_json_obj(&j, "time");
 	hd_json_num(&j, "estimate_s", est);
@@ -410,6 +407,8 @@ int hd_cmd_profile(int argc, char **argv)
 {
 	struct prof_opts o;
 	struct hd_dev *d, info;
+	struct hd_identity ident;
+	char err[512];
 	int rc[NSTEPS], ex = HD_EXIT_OK, r, complete = 1;
 	double acc = 0, rate = 0, est = 0, cpu0, wall0;
 	char started[32], seed[32], path[4096], charts[4096];
@@ -425,6 +424,12 @@ int hd_cmd_profile(int argc, char **argv)
 	r = hd_open_target(&d, o.c.device, o.c.write_ok ? HD_OPEN_WRITE : 0);
 	if (r)
 		return r;
+	if (hd_identity_of(d, o.c.smart_blob, &ident, err, sizeof(err))) {
+		hd_err("%s", err);
+		hd_identity_free(&ident);
+		hd_dev_close(d);
+		return HD_EXIT_SETUP;
+	}
 	hd_utc_now(started, sizeof(started));
 	cpu0 = cpu_seconds();
 	wall0 = (double)hd_mono_ns() / 1e9;
@@ -455,7 +460,7 @@ int hd_cmd_profile(int argc, char **argv)
 	for (size_t i = 0; i < NSTEPS; i++) {
 		const struct step *st = &steps[i];
 		const char *const *args = o.quick ? st->quick : st->args;
-		char *av[MAX_ARGS + 12];
+		char *av[MAX_ARGS + 16];
 		int ac = 0;
 
 		rc[i] = -1;
@@ -471,6 +476,14 @@ int hd_cmd_profile(int argc, char **argv)
 			av[ac++] = (char *)args[k];
 		if (st->pass_write && o.c.write_ok)
 			av[ac++] = "--write";
+		if (o.c.write_cache >= 0) {
+			av[ac++] = "--write-cache";
+			av[ac++] = o.c.write_cache ? "on" : "off";
+		}
+		if (o.c.smart_blob) {
+			av[ac++] = "--smart-blob";
+			av[ac++] = (char *)o.c.smart_blob;
+		}
 		av[ac++] = "--seed";
 		av[ac++] = seed;
 		if (o.c.quiet)
@@ -513,7 +526,7 @@ int hd_cmd_profile(int argc, char **argv)
 		double drive_s = (double)hd_session_total_dev_ns / 1e9, cpu_s = cpu_seconds() - cpu0;
 		double wall_s = (double)hd_mono_ns() / 1e9 - wall0;
 
-		if (write_summary(&o, d, rc, complete, est, drive_s, cpu_s, wall_s, started) && ex == HD_EXIT_OK)
+		if (write_summary(&o, d, &ident, rc, complete, est, drive_s, cpu_s, wall_s, started) && ex == HD_EXIT_OK)
 			ex = HD_EXIT_RUNTIME;
 		if (!o.c.quiet) {
 			fprintf(stderr, "profile %s: drive time ", complete ? "done" : "incomplete");
@@ -525,5 +538,6 @@ int hd_cmd_profile(int argc, char **argv)
 			fprintf(stderr, "; results in %s\n", o.dir);
 		}
 	}
+	hd_identity_free(&ident);
 	return ex;
 }

@@ -22,8 +22,12 @@ for n in names:
     p = s["probes"][n]
     assert p["exit_code"] == 0 and p["complete"] is True and p["errors"] == 0, (n, p)
     assert p["rows"] > 0, n
-for k in ("path", "kind", "model", "capacity_bytes"):
-    assert k in s["device"], k
+d = s["device"]
+for k in ("device", "kind", "size_bytes", "identity", "cache", "smart"):
+    assert k in d, k
+for k in ("model", "serial", "firmware", "rpm_nominal", "capacity_bytes"):
+    assert k in d["identity"], k
+assert d["identity"]["model"] and d["cache"]["write_cache"] in ("on", "off", "unknown"), d
 assert s["bench"]["seq_read"]["mb_s"] > 0 and s["bench"]["rand_read"]["iops"] > 0, s["bench"]
 t = s["time"]
 assert t["drive_s"] > 0 and t["estimate_s"] > 0 and t["cpu_s"] >= 0, t
