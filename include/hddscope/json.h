@@ -27,7 +27,6 @@ void hd_json_uint(struct hd_json *j, const char *key, uint64_t v);
 void hd_json_bool(struct hd_json *j, const char *key, int v);
 void hd_json_null(struct hd_json *j, const char *key);
 
-#endif
 
 /*
  * A JSON document in memory, for reading summary.json and adding sections
@@ -63,3 +62,5 @@ struct hd_jv *hd_jv_new(enum hd_jv_type type);
 void hd_jv_emit(struct hd_json *j, const char *key, const struct hd_jv *v);
 /* Write v to path atomically (temporary file, rename); -errno. */
 int hd_jv_save(const char *path, const struct hd_jv *v);
+
+#endif
