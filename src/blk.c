@@ -115,6 +115,9 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 		return -ENOTSUP;
 	}
 	oflags |= (flags & HD_OPEN_WRITE) ? O_RDWR : O_RDONLY;
+	/* O_DSYNC with O_DIRECT: the kernel sends each write with FUA, or flushes after it. */
+	if ((flags & HD_OPEN_WRITE) && (flags & HD_OPEN_SYNC))
+		oflags |= O_DSYNC;
 	/* O_EXCL on a block device: the kernel refuses it while mounted or held. */
 	if ((flags & HD_OPEN_WRITE) && S_ISBLK(st.st_mode))
 		oflags |= O_EXCL;
@@ -138,6 +141,7 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	d->priv = b;
 	d->ops = &blk_ops;
 	d->writable = !!(flags & HD_OPEN_WRITE);
+	d->sync = d->writable && (flags & HD_OPEN_SYNC);
 	if (S_ISBLK(st.st_mode)) {
 		uint64_t size;
 		int lss = 0;

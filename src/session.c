@@ -41,6 +41,9 @@ int hd_common_opt(struct hd_common *c, int key, char **argv)
 			return -1;
 		}
 		return 1;
+	case HD_OPT_SYNC:
+		c->sync = 1;
+		return 1;
 	case HD_OPT_SMART_BLOB:
 		if (!*optarg) {
 			hd_err("--smart-blob: empty file name");
@@ -86,7 +89,9 @@ void hd_common_usage(FILE *f, int writes)
 	fprintf(f, "Common:\n");
 	if (writes)
 		fprintf(f, "  --write             allow writes (data-preserving: every block is read\n"
-			   "                      first and the same bytes are written back)\n");
+			   "                      first and the same bytes are written back)\n"
+			   "  --sync              a write completes only once it is on the media (O_DSYNC:\n"
+			   "                      FUA or a cache flush): time the mechanics, not the cache\n");
 	fprintf(f, "  --write-cache on|off|keep\n"
 		   "                      set the drive's write cache for the run and restore it\n"
 		   "                      afterwards; refuses to start where it cannot be set (keep)\n"
@@ -130,7 +135,7 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	int rc, ex;
 
 	memset(s, 0, sizeof(*s));
-	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE : 0);
+	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE | (c->sync ? HD_OPEN_SYNC : 0) : 0);
 	if (ex)
 		return ex;
 	/* Nothing is measured under a cache setting other than the one asked for. */
@@ -162,6 +167,8 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	hd_install_signals();
 	hd_run_header(&s->run, s->w);
 	hd_identity_header(s->w, &s->id);
+	if (writes)
+		hd_dfw_meta(s->w, "sync_writes", "%s", s->dev->sync ? "yes" : "no");
 	s->dev_t0_ns = s->dev->ops->now_ns(s->dev);
 	return 0;
 fail:

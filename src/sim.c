@@ -59,6 +59,7 @@ struct hd_sim {
 	const struct hd_sim_model *m;
 	struct hd_rng rng;
 	int64_t now;		/* the host's clock */
+	int fua;		/* every write goes to the media before it completes */
 	int64_t free_at;	/* the drive is busy until then */
 	uint32_t cyl, surf;	/* where the head is */
 
@@ -659,7 +660,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	if ((*result = data_write(s, buf, off, len)))
 		return ts;
 	seg_invalidate(s, a, b);
-	if (m->write_cache && (uint64_t)len <= s->wc_bytes) {
+	if (m->write_cache && !s->fua && (uint64_t)len <= s->wc_bytes) {
 		t = ts;
 		/* A write that does not fit waits for destaging to make room. */
 		while (!cache_takes(s, len, off))
@@ -692,7 +693,7 @@ static double estimate(struct hd_sim *s, const struct hd_req *r, int64_t ts)
 		for (i = 0; i < s->nsegs; i++)
 			if (s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end)
 				return (double)s->hit_ovh_ns;
-	} else if (s->m->write_cache && r->len <= s->wc_bytes &&
+	} else if (s->m->write_cache && !s->fua && r->len <= s->wc_bytes &&
 		   s->dirty_bytes + r->len <= s->wc_bytes && s->dn < MAX_DIRTY) {
 		return (double)s->wr_ovh_ns;
 	}
@@ -875,7 +876,7 @@ int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t o
 		if ((rc = check_req(s, len, off)))
 			return rc;
 		run_until(s, s->now);
-		if (op == HD_OP_WRITE && cache_takes(s, len, off)) {
+		if (op == HD_OP_WRITE && !s->fua && cache_takes(s, len, off)) {
 			/*
 			 * The cache has room: the controller takes the write while the
 			 * media may still be destaging an earlier one.
@@ -1151,6 +1152,9 @@ int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errc
 	d->rotational = 1;
 	d->direct = 1;
 	d->writable = !!(flags & HD_OPEN_WRITE);
+	/* A forced-unit-access write goes through to the media, the cache notwithstanding. */
+	d->sync = d->writable && (flags & HD_OPEN_SYNC);
+	sd->s->fua = d->sync;
 	snprintf(d->model, sizeof(d->model), "%s", sd->m->name);
 	d->priv = sd;
 	return 0;

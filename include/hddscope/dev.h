@@ -25,6 +25,7 @@ enum hd_op {
 
 /* Flags for hd_dev_open(). */
 #define HD_OPEN_WRITE 0x1	/* open for writing (O_EXCL on block devices) */
+#define HD_OPEN_SYNC 0x2	/* a write completes only once it is on the media (O_DSYNC: FUA or a flush) */
 
 /*
  * A request of the optional asynchronous interface (submit/reap), used by
@@ -85,6 +86,7 @@ struct hd_dev {
 	int rotational;		/* 1, 0, or -1 when unknown */
 	int writable;
 	int direct;		/* 1 when O_DIRECT is in effect */
+	int sync;		/* 1 when writes complete only on the media (HD_OPEN_SYNC) */
 	char model[128];	/* drive model where known, else "" */
 	void *priv;		/* backend state */
 };

@@ -20,6 +20,7 @@ enum {
 	HD_OPT_WRITE,
 	HD_OPT_WRITE_CACHE,
 	HD_OPT_SMART_BLOB,
+	HD_OPT_SYNC,
 	HD_OPT_FIRST_PROBE = 1100,	/* probes number their own options from here */
 };
 
@@ -28,6 +29,7 @@ enum {
 	{ "write", no_argument, NULL, HD_OPT_WRITE },                   \
 	{ "write-cache", required_argument, NULL, HD_OPT_WRITE_CACHE }, \
 	{ "smart-blob", required_argument, NULL, HD_OPT_SMART_BLOB },   \
+	{ "sync", no_argument, NULL, HD_OPT_SYNC },                     \
 	{ "output", required_argument, NULL, 'o' },                     \
 	{ "quiet", no_argument, NULL, 'q' },                            \
 	{ "help", no_argument, NULL, 'h' }
@@ -43,6 +45,7 @@ struct hd_common {
 	int write_ok;
 	int write_cache;	/* --write-cache: -1 keep, 0 off, 1 on */
 	const char *smart_blob;	/* --smart-blob FILE */
+	int sync;		/* --sync: writes complete only on the media */
 };
 
 void hd_common_init(struct hd_common *c);
