@@ -90,21 +90,46 @@ static int on_path(const char *prog)
 	return 0;
 }
 
-static int run_gnuplot(const char *script, const char *data, const char *out)
+#define MAX_SCRIPT_ARGS 16
+
+/* gnuplot -c script args...: its exit status, or -errno when it cannot start. */
+static int run_gnuplot_argv(const char *script, int nargs, const char *const *args)
 {
-	pid_t pid = fork();
+	const char *argv[MAX_SCRIPT_ARGS + 4] = { "gnuplot", "-c", script };
+	pid_t pid;
 	int st;
 
+	if (nargs < 0 || nargs > MAX_SCRIPT_ARGS)
+		return -E2BIG;
+	for (int i = 0; i < nargs; i++)
+		argv[3 + i] = args[i];
+	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", "-c", script, data, out, (char *)NULL);
+		execvp("gnuplot", (char *const *)argv);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run_gnuplot(const char *script, const char *data, const char *out)
+{
+	const char *args[] = { data, out };
+
+	return run_gnuplot_argv(script, 2, args);
+}
+
+int hd_plot_script(const char *name, int nargs, const char *const *args)
+{
+	char script[PATH_MAX];
+
+	if (find_script(name, script, sizeof(script)))
+		return -ENOENT;
+	return run_gnuplot_argv(script, nargs, args);
 }
 
 int hd_plot_available(void)

@@ -12,4 +12,12 @@ int hd_plot_available(void);
  */
 int hd_plot_file(const char *data, const char *outdir, const char *ext, int print_name);
 
+/*
+ * Run plots/NAME.gp (found where hd_plot_file finds scripts) as
+ * "gnuplot -c SCRIPT ARGS..." with up to 16 arguments.  Returns 0,
+ * -ENOENT when there is no such script, -errno when gnuplot cannot be
+ * started, or gnuplot's exit status (> 0).  Prints nothing.
+ */
+int hd_plot_script(const char *name, int nargs, const char *const *args);
+
 #endif

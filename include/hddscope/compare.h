@@ -1,0 +1,137 @@
+/*
+ * Comparing two profiles (issue "Insight", hddscope compare): the
+ * statistics that decide which drive is faster at which distance and which
+ * is steadier, and the comparison of two profile directories into
+ * findings.txt, compare.json and per-distance bin files.  Analysis reads
+ * only data files and summary.json, never a device.
+ */
+#ifndef HDDSCOPE_COMPARE_H
+#define HDDSCOPE_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- latency against distance: where each drive is faster ---- */
+
+/* How curves are compared; hd_cmp_defaults() gives the documented defaults. */
+struct hd_cmp_opts {
+	int bins_per_decade;	/* log-spaced |distance| bins (8) */
+	size_t min_samples;	/* per drive in a bin, else the bin is not compared (8) */
+	double min_rel;		/* smallest relative difference called faster (0.02) */
+	int resamples;		/* bootstrap resamples per bin (200) */
+	double confidence;	/* two-sided bootstrap interval (0.90) */
+	uint64_t seed;		/* of the bootstrap (1) */
+};
+
+void hd_cmp_defaults(struct hd_cmp_opts *o);
+
+/* One distance bin that both drives have enough samples in. */
+struct hd_cmp_bin {
+	double lo, hi;		/* smallest and largest |distance| of its samples, bytes */
+	double x;		/* mean log10 |distance| of its samples */
+	size_t na, nb;
+	double ta, tb;		/* typical latency (hd_cmp_typical), ms */
+	double diff;		/* tb - ta, ms: > 0 where A is faster */
+	double ci_lo, ci_hi;	/* bootstrap interval of diff */
+	double pct;		/* |diff| / max(ta, tb) * 100 */
+	char winner;		/* 'A', 'B', or 0: no clear difference */
+};
+
+/* Consecutive bins with the same winner. */
+struct hd_cmp_range {
+	size_t first, last;	/* bin indexes */
+	char winner;
+	double lo, hi;		/* |distance| covered, bytes */
+	double pct_min, pct_max;
+};
+
+/* Where the faster drive changes. */
+struct hd_cmp_cross {
+	double bytes;		/* estimated |distance| where the curves cross */
+	double lo, hi;		/* the bracket: last bin of one winner, first of the other */
+	char below, above;	/* the faster drive below and above it */
+};
+
+struct hd_cmp_curve {
+	struct hd_cmp_bin *bins;
+	size_t nbins;
+	struct hd_cmp_range *ranges;
+	size_t nranges;
+	struct hd_cmp_cross *cross;
+	size_t ncross;
+};
+
+/*
+ * The typical latency of n samples: the mid-decile (p10 + p90) / 2.  v is
+ * sorted in place.  NAN for n == 0.
+ */
+double hd_cmp_typical(double *v, size_t n);
+
+/*
+ * Compare latency against |distance| of drive A (da, la: na samples) and
+ * drive B.  Distances must be positive (the caller folds directions).
+ * Returns 0 or -ENOMEM; out is freed with hd_cmp_curve_free().
+ */
+int hd_cmp_curve(const double *da, const double *la, size_t na,
+		 const double *db, const double *lb, size_t nb,
+		 const struct hd_cmp_opts *o, struct hd_cmp_curve *out);
+void hd_cmp_curve_free(struct hd_cmp_curve *c);
+
+/* ---- stability: spread at equal distances ---- */
+
+struct hd_cmp_spread {
+	size_t groups;		/* distances with at least the minimum samples */
+	size_t n;		/* samples in those groups */
+	size_t outliers;	/* slower than their group's median by more than rev_ms */
+	double rate;		/* outliers / n */
+	double ratio_median;	/* median over groups of p99 / p50 */
+	double ratio_max;	/* largest p99 / p50 */
+};
+
+/*
+ * Spread of n samples grouped by equal |distance| (groups of fewer than
+ * min_group samples are left out).  Returns 0, -ENOMEM, or -ENODATA when no
+ * group qualifies.
+ */
+int hd_cmp_spread(const double *d, const double *lat, size_t n, double rev_ms,
+		  size_t min_group, struct hd_cmp_spread *out);
+
+/*
+ * Which of two drives is steadier: 'A', 'B' or 0 (no clear difference).
+ * The outlier rates decide when they differ significantly (two-proportion
+ * z of at least 3 and a factor of at least 1.5); otherwise the median
+ * p99/p50 when it differs by at least 10%.  *why is set to "outliers",
+ * "p99/p50" or "none".
+ */
+char hd_cmp_steadier(const struct hd_cmp_spread *a, const struct hd_cmp_spread *b, const char **why);
+
+/*
+ * The revolution time estimated from the width of the rotational band of
+ * a seek or response scatter (d: |distance|, positive): median over log
+ * bins (with at least 20 samples) of (p90 - p10) / 0.8, which is the width
+ * of a uniform band.  NAN when no bin qualifies.
+ */
+double hd_cmp_band_rev(const double *d, const double *lat, size_t n, int bins_per_decade);
+
+/* ---- two profile directories ---- */
+
+#define HD_CMP_MAX_TESTS 8
+
+struct hd_compare_result {
+	size_t ntests;
+	const char *tests[HD_CMP_MAX_TESTS];	/* data files both have: "seek-read", ... */
+	const char *scripts[HD_CMP_MAX_TESTS];	/* their chart scripts: "compare-seek", ... */
+	int has_bins[HD_CMP_MAX_TESTS];		/* outdir/bins-<test>.tsv was written */
+};
+
+/*
+ * Compare the profile directories dir_a and dir_b: write outdir/findings.txt,
+ * outdir/compare.json and outdir/bins-<test>.tsv, and list the tests
+ * compared in *res.  chart_ext ("png", "svg", or NULL for none) names the
+ * charts compare.json lists.  Returns 0, or -1 with a message in err.
+ */
+int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
+		    const struct hd_cmp_opts *o, const char *chart_ext,
+		    struct hd_compare_result *res, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * hddscope compare DIR_A DIR_B -o DIR: the command.  The analysis
+ * (compare_dir.c) writes findings.txt, compare.json and the bin files;
+ * this layer parses options, prints, and draws the charts: for every test
+ * both profiles have, a side-by-side chart (two panels with identical axes,
+ * each titled with its drive's model) and an overlay of both drives.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/compare.h"
+#include "hddscope/plot.h"
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope compare [OPTIONS] DIR_A DIR_B -o DIR\n"
+"\n"
+"Compare two profiles (directories written by 'hddscope profile'): for every\n"
+"data file both have, a side-by-side and an overlay chart in DIR/charts/, and\n"
+"the findings as sentences in DIR/findings.txt and as data in DIR/compare.json;\n"
+"per-distance bins of seek and response in DIR/bins-TEST.tsv.\n"
+"\n"
+"  -o, --output DIR      where the results go (required; created if missing)\n"
+"  --min-diff PCT        smallest difference called faster, percent (2)\n"
+"  --bins N              distance bins per decade, 2..32 (8)\n"
+"  --resamples N         bootstrap resamples per bin, 0..10000 (200)\n"
+"  --seed N              seed of the bootstrap (1)\n"
+"  --svg                 SVG charts instead of PNG\n"
+"  --no-charts           findings only\n"
+"  -q, --quiet           do not print the findings\n"
+"  -h, --help            this help\n"
+"\n"
+"Exit codes: 0 ok, 1 usage, 2 setup (a directory unreadable, nothing in\n"
+"common), 3 runtime (a chart could not be drawn).\n");
+}
+
+struct compare_opts {
+	const char *out, *dirs[2];
+	const char *ext;
+	int no_charts, quiet;
+	struct hd_cmp_opts cmp;
+};
+
+enum { O_MINDIFF = 256, O_BINS, O_RESAMPLES, O_SEED, O_SVG, O_NOCHARTS };
+
+/* 0 to go on, >0 the exit code (usage printed), <0 help printed. */
+static int parse(int argc, char **argv, struct compare_opts *o)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "min-diff", required_argument, NULL, O_MINDIFF },
+		{ "bins", required_argument, NULL, O_BINS },
+		{ "resamples", required_argument, NULL, O_RESAMPLES },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "svg", no_argument, NULL, O_SVG },
+		{ "no-charts", no_argument, NULL, O_NOCHARTS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->ext = "png";
+	hd_cmp_defaults(&o->cmp);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case O_MINDIFF:
+			if (hd_opt_range("--min-diff", optarg, 0, 100, &v))
+				return hd_usage_hint("compare");
+			o->cmp.min_rel = (double)v / 100;
+			break;
+		case O_BINS:
+			if (hd_opt_range("--bins", optarg, 2, 32, &v))
+				return hd_usage_hint("compare");
+			o->cmp.bins_per_decade = (int)v;
+			break;
+		case O_RESAMPLES:
+			if (hd_opt_range("--resamples", optarg, 0, 10000, &v))
+				return hd_usage_hint("compare");
+			o->cmp.resamples = (int)v;
+			break;
+		case O_SEED:
+			if (hd_opt_u64("--seed", optarg, &o->cmp.seed))
+				return hd_usage_hint("compare");
+			break;
+		case O_SVG:
+			o->ext = "svg";
+			break;
+		case O_NOCHARTS:
+			o->no_charts = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return -1;
+		case ':':
+			hd_err("option '%s' needs a value", argv[optind - 1]);
+			return hd_usage_hint("compare");
+		default:
+			hd_err("unknown option '%s'", argv[optind - 1]);
+			return hd_usage_hint("compare");
+		}
+	}
+	if (argc - optind != 2) {
+		hd_err(argc - optind < 2 ? "two profile directories are needed" : "too many arguments");
+		return hd_usage_hint("compare");
+	}
+	if (!o->out) {
+		hd_err("no output directory (-o DIR)");
+		return hd_usage_hint("compare");
+	}
+	o->dirs[0] = argv[optind];
+	o->dirs[1] = argv[optind + 1];
+	return 0;
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		hd_err("mkdir %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Both charts of test t; returns the exit code. */
+static int draw(const struct compare_opts *o, const struct hd_compare_result *r, size_t t)
+{
+	static const char *const modes[] = { "side", "overlay" };
+	char fa[4096], fb[4096], out[4096], bins[4096];
+	int ex = HD_EXIT_OK;
+
+	snprintf(fa, sizeof(fa), "%s/%s.tsv", o->dirs[0], r->tests[t]);
+	snprintf(fb, sizeof(fb), "%s/%s.tsv", o->dirs[1], r->tests[t]);
+	if (r->has_bins[t])
+		snprintf(bins, sizeof(bins), "%s/bins-%s.tsv", o->out, r->tests[t]);
+	else
+		bins[0] = '\0';
+	for (int m = 0; m < 2; m++) {
+		const char *args[] = { fa, fb, out, modes[m], bins };
+		int rc;
+
+		snprintf(out, sizeof(out), "%s/charts/%s-%s.%s", o->out, r->tests[t], modes[m], o->ext);
+		rc = hd_plot_script(r->scripts[t], 5, args);
+		if (rc == -ENOENT) {
+			hd_err("%s: no chart script %s.gp (set HDDSCOPE_PLOTS)", r->tests[t], r->scripts[t]);
+			return HD_EXIT_SETUP;
+		}
+		if (rc != 0) {
+			hd_err("gnuplot -c %s.gp %s %s %s %s: %s", r->scripts[t], fa, fb, out, modes[m],
+			       rc < 0 ? strerror(-rc) : "failed");
+			ex = HD_EXIT_RUNTIME;
+		}
+	}
+	return ex;
+}
+
+static void print_file(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		hd_warn("fopen %s: %s", path, strerror(errno));
+		return;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	fclose(f);
+}
+
+int hd_cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o;
+	struct hd_compare_result res;
+	char err[1024], path[4096];
+	int rc = parse(argc, argv, &o), charts, ex = HD_EXIT_OK;
+
+	if (rc)
+		return rc < 0 ? HD_EXIT_OK : rc;
+	if (make_dir(o.out))
+		return HD_EXIT_SETUP;
+	charts = !o.no_charts;
+	if (charts && !hd_plot_available()) {
+		hd_warn("gnuplot not found in PATH: charts skipped (Debian: apt-get install gnuplot-nox)");
+		charts = 0;
+	}
+	if (hd_compare_dirs(o.dirs[0], o.dirs[1], o.out, &o.cmp, charts ? o.ext : NULL, &res, err, sizeof(err))) {
+		hd_err("compare %s %s: %s", o.dirs[0], o.dirs[1], err);
+		return HD_EXIT_SETUP;
+	}
+	snprintf(path, sizeof(path), "%s/charts", o.out);
+	if (charts && make_dir(path))
+		return HD_EXIT_SETUP;
+	for (size_t t = 0; charts && t < res.ntests; t++) {
+		int e = draw(&o, &res, t);
+		if (e > ex)
+			ex = e;
+	}
+	if (!o.quiet) {
+		snprintf(path, sizeof(path), "%s/findings.txt", o.out);
+		print_file(path);
+	}
+	return ex;
+}

@@ -1,0 +1,1042 @@
+/*
+ * hddscope compare, the analysis: two profile directories in, findings out.
+ * Every data file both profiles have is compared by the section of its
+ * test in the table below; each section writes its sentences to
+ * findings.txt and the same figures to compare.json in one pass, so the
+ * text and the data cannot disagree.  Nothing here prints.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hddscope/compare.h"
+#include "hddscope/datafile.h"
+#include "hddscope/json.h"
+#include "hddscope/stats.h"
+#include "hddscope/util.h"
+
+/* One profile directory. */
+struct side {
+	const char *dir;
+	char name;		/* 'A' or 'B' */
+	struct hd_jv *summary;	/* NULL when the directory has none */
+	char model[160];
+	struct hd_df *df[HD_CMP_MAX_TESTS];
+	double rev_ms;		/* revolution for the outlier rule */
+	const char *rev_source;
+};
+
+struct ctx {
+	struct side s[2];
+	const struct hd_cmp_opts *o;
+	const char *outdir;
+	FILE *txt;
+	struct hd_json j;
+	struct hd_df_writer *bins;	/* of the test being compared, or NULL */
+	char *err;
+	size_t errlen;
+};
+
+struct test {
+	const char *name;	/* data file <name>.tsv */
+	const char *test;	/* its "test:" header */
+	const char *script;	/* plots/<script>.gp */
+	int bins;		/* writes bins-<name>.tsv */
+	int (*section)(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+};
+
+static int sec_seek(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+static int sec_response(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+static int sec_media(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+static int sec_queue(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+static int sec_interval(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+static int sec_bench(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+static int sec_zone(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
+
+static const struct test tests[HD_CMP_MAX_TESTS] = {
+	{ .name = "seek-read", .test = "seek", .script = "compare-seek", .bins = 1, .section = sec_seek },
+	{ .name = "seek-write", .test = "seek", .script = "compare-seek", .bins = 1, .section = sec_seek },
+	{ .name = "response", .test = "response", .script = "compare-response", .bins = 1, .section = sec_response },
+	{ .name = "media", .test = "media", .script = "compare-media", .section = sec_media },
+	{ .name = "queue", .test = "queue", .script = "compare-queue", .section = sec_queue },
+	{ .name = "interval", .test = "interval", .script = "compare-interval", .section = sec_interval },
+	{ .name = "bench", .test = "bench", .script = "compare-bench", .section = sec_bench },
+	{ .name = "zone", .test = "zone", .script = "compare-zone", .section = sec_zone },
+};
+
+static int access_ok(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+static int fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- reading columns ---- */
+
+/* A numeric column, or NULL with a message naming the file. */
+static const double *num_col(struct ctx *c, const struct hd_df *df, const char *name)
+{
+	const struct hd_df_col *col = hd_df_col(df, name);
+
+	if (!col || col->type != HD_COL_NUM) {
+		fail(c, "%s: no numeric column '%s'", df->path, name);
+		return NULL;
+	}
+	return col->num;
+}
+
+/* Is row i of a text column (NULL: any) equal to want? */
+static int str_is(const struct hd_df_col *col, size_t i, const char *want)
+{
+	return !col || strcmp(hd_df_str(col, i), want) == 0;
+}
+
+/* Media samples of op (NULL: any) in direction dir (0 both, 1 outward, -1 inward). */
+struct pts {
+	double *d, *lat;	/* |distance| (or the key), latency */
+	size_t n;
+};
+
+static void pts_free(struct pts *p)
+{
+	free(p->d);
+	free(p->lat);
+	memset(p, 0, sizeof(*p));
+}
+
+static int select_pts(struct ctx *c, const struct hd_df *df, const char *key, const char *op, int dir,
+		      struct pts *p)
+{
+	const double *d = num_col(c, df, key), *lat = num_col(c, df, "latency_ms");
+	const struct hd_df_col *cls = hd_df_col(df, "class"), *opc = hd_df_col(df, "op");
+
+	memset(p, 0, sizeof(*p));
+	if (!d || !lat)
+		return -1;
+	p->d = malloc((df->nrows ? df->nrows : 1) * sizeof(*p->d));
+	p->lat = malloc((df->nrows ? df->nrows : 1) * sizeof(*p->lat));
+	if (!p->d || !p->lat) {
+		pts_free(p);
+		return fail(c, "%s: %s", df->path, strerror(ENOMEM));
+	}
+	for (size_t i = 0; i < df->nrows; i++) {
+		if (!str_is(cls, i, "media") || (op && !str_is(opc, i, op)))
+			continue;
+		if ((dir > 0 && d[i] <= 0) || (dir < 0 && d[i] >= 0) || d[i] == 0)
+			continue;
+		p->d[p->n] = fabs(d[i]);
+		p->lat[p->n++] = lat[i];
+	}
+	return 0;
+}
+
+/* Does any media row of df have op? */
+static int has_op(const struct hd_df *df, const char *op)
+{
+	const struct hd_df_col *opc = hd_df_col(df, "op"), *cls = hd_df_col(df, "class");
+
+	for (size_t i = 0; opc && i < df->nrows; i++)
+		if (str_is(opc, i, op) && str_is(cls, i, "media"))
+			return 1;
+	return 0;
+}
+
+/* ---- formatting ---- */
+
+/* A distance in MB or GB (10^6, 10^9 bytes) with three significant digits. */
+static const char *fmt_dist(char *buf, size_t len, double bytes)
+{
+	if (bytes >= 1e9)
+		snprintf(buf, len, "%.3g GB", bytes / 1e9);
+	else if (bytes >= 1e4)
+		snprintf(buf, len, "%.3g MB", bytes / 1e6);
+	else
+		snprintf(buf, len, "%.0f bytes", bytes);
+	return buf;
+}
+
+/* "3%" or "2-5%" from a range of percentages. */
+static const char *fmt_pct(char *buf, size_t len, double lo, double hi)
+{
+	if (lround(lo) == lround(hi))
+		snprintf(buf, len, "%ld%%", lround(hi));
+	else
+		snprintf(buf, len, "%ld-%ld%%", lround(lo), lround(hi));
+	return buf;
+}
+
+static const char *winner_str(char w)
+{
+	return w == 'A' ? "A" : w == 'B' ? "B" : NULL;
+}
+
+/* ---- seek and response: latency against distance ---- */
+
+static const struct {
+	int dir;
+	const char *key, *label, *sign;
+} directions[] = {
+	{ 0, "both", "both directions", "\u00b1" },
+	{ 1, "outward", "outward (+, toward higher offsets)", "+" },
+	{ -1, "inward", "inward (-, toward lower offsets)", "-" },
+};
+
+/* The sentence of one curve comparison. */
+static void curve_text(FILE *f, const struct hd_cmp_curve *cv, const char *sign)
+{
+	char lo[32], hi[32], pct[32];
+
+	if (cv->nbins == 0) {
+		fprintf(f, "too few samples at common distances to compare.\n");
+		return;
+	}
+	for (size_t r = 0; r < cv->nranges; r++) {
+		const struct hd_cmp_range *g = &cv->ranges[r];
+		int first = r == 0, last = r + 1 == cv->nranges;
+
+		if (g->winner)
+			fprintf(f, "%s%s is %s faster", r ? "; " : "", winner_str(g->winner),
+				fmt_pct(pct, sizeof(pct), g->pct_min, g->pct_max));
+		else
+			fprintf(f, "%sno clear difference", r ? "; " : "");
+		fmt_dist(lo, sizeof(lo), g->lo);
+		fmt_dist(hi, sizeof(hi), g->hi);
+		if (first && last)
+			fprintf(f, " at every distance measured (%s%s to %s%s)", sign, lo, sign, hi);
+		else if (first)
+			fprintf(f, " %s %s%s", sign[0] == '+' || sign[0] == '-' ? "up to" : "within", sign, hi);
+		else if (last)
+			fprintf(f, " beyond %s%s", sign, lo);
+		else
+			fprintf(f, " from %s%s to %s%s", sign, lo, sign, hi);
+	}
+	fprintf(f, ".");
+	for (size_t k = 0; k < cv->ncross; k++) {
+		const struct hd_cmp_cross *x = &cv->cross[k];
+		char at[32];
+		fprintf(f, " Crossover at %s%s (between %s and %s): %s faster below, %s beyond.", sign,
+			fmt_dist(at, sizeof(at), x->bytes), fmt_dist(lo, sizeof(lo), x->lo),
+			fmt_dist(hi, sizeof(hi), x->hi), winner_str(x->below), winner_str(x->above));
+	}
+	fprintf(f, "\n");
+}
+
+static void curve_json(struct hd_json *j, const char *key, const struct hd_cmp_curve *cv)
+{
+	hd_json_obj(j, key);
+	hd_json_arr(j, "ranges");
+	for (size_t r = 0; r < cv->nranges; r++) {
+		const struct hd_cmp_range *g = &cv->ranges[r];
+		hd_json_obj(j, NULL);
+		hd_json_str(j, "faster", winner_str(g->winner));
+		hd_json_num(j, "from_bytes", g->lo);
+		hd_json_num(j, "to_bytes", g->hi);
+		hd_json_num(j, "pct_min", g->pct_min);
+		hd_json_num(j, "pct_max", g->pct_max);
+		hd_json_end(j);
+	}
+	hd_json_end(j);
+	hd_json_arr(j, "crossovers");
+	for (size_t k = 0; k < cv->ncross; k++) {
+		const struct hd_cmp_cross *x = &cv->cross[k];
+		hd_json_obj(j, NULL);
+		hd_json_num(j, "bytes", x->bytes);
+		hd_json_num(j, "bracket_lo_bytes", x->lo);
+		hd_json_num(j, "bracket_hi_bytes", x->hi);
+		hd_json_str(j, "faster_below", winner_str(x->below));
+		hd_json_str(j, "faster_above", winner_str(x->above));
+		hd_json_end(j);
+	}
+	hd_json_end(j);
+	hd_json_arr(j, "bins");
+	for (size_t i = 0; i < cv->nbins; i++) {
+		const struct hd_cmp_bin *b = &cv->bins[i];
+		hd_json_obj(j, NULL);
+		hd_json_num(j, "distance_bytes", pow(10, b->x));
+		hd_json_num(j, "lo_bytes", b->lo);
+		hd_json_num(j, "hi_bytes", b->hi);
+		hd_json_uint(j, "a_samples", b->na);
+		hd_json_uint(j, "b_samples", b->nb);
+		hd_json_num(j, "a_ms", b->ta);
+		hd_json_num(j, "b_ms", b->tb);
+		hd_json_num(j, "diff_ms", b->diff);
+		hd_json_num(j, "diff_ci_lo_ms", b->ci_lo);
+		hd_json_num(j, "diff_ci_hi_ms", b->ci_hi);
+		hd_json_num(j, "pct", b->pct);
+		hd_json_str(j, "faster", winner_str(b->winner));
+		hd_json_end(j);
+	}
+	hd_json_end(j);
+	hd_json_end(j);
+}
+
+static void curve_bins(struct ctx *c, const char *op, const char *dir, const struct hd_cmp_curve *cv)
+{
+	FILE *f = hd_dfw_rows(c->bins);
+
+	for (size_t i = 0; i < cv->nbins; i++) {
+		const struct hd_cmp_bin *b = &cv->bins[i];
+		fprintf(f, "%s\t%s\t%.0f\t%.0f\t%.0f\t%zu\t%zu\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.3f\t%s\n", op, dir,
+			pow(10, b->x), b->lo, b->hi, b->na, b->nb, b->ta, b->tb, b->diff, b->ci_lo, b->ci_hi,
+			b->pct, b->winner ? winner_str(b->winner) : "-");
+	}
+}
+
+/*
+ * Compare latency against distance for op (NULL: every row) in the three
+ * direction sets; label names it in the findings ("seek, read").
+ */
+static int curves(struct ctx *c, const struct hd_df *a, const struct hd_df *b, const char *key,
+		  const char *op, const char *label)
+{
+	hd_json_obj(&c->j, op ? op : "all");
+	for (size_t k = 0; k < sizeof(directions) / sizeof(directions[0]); k++) {
+		struct pts pa, pb;
+		struct hd_cmp_curve cv;
+		int rc;
+
+		if (select_pts(c, a, key, op, directions[k].dir, &pa))
+			return -1;
+		if (select_pts(c, b, key, op, directions[k].dir, &pb)) {
+			pts_free(&pa);
+			return -1;
+		}
+		rc = hd_cmp_curve(pa.d, pa.lat, pa.n, pb.d, pb.lat, pb.n, c->o, &cv);
+		pts_free(&pa);
+		pts_free(&pb);
+		if (rc)
+			return fail(c, "compare %s: %s", label, strerror(-rc));
+		fprintf(c->txt, "%s, %s: ", label, directions[k].label);
+		curve_text(c->txt, &cv, directions[k].sign);
+		curve_json(&c->j, directions[k].key, &cv);
+		curve_bins(c, op ? op : "all", directions[k].key, &cv);
+		hd_cmp_curve_free(&cv);
+	}
+	hd_json_end(&c->j);
+	return 0;
+}
+
+static const char *op_of(const struct hd_df *df)
+{
+	const struct hd_df_col *opc = hd_df_col(df, "op");
+
+	for (size_t i = 0; opc && i < df->nrows; i++)
+		if (str_is(hd_df_col(df, "class"), i, "media"))
+			return hd_df_str(opc, i);
+	return "read";
+}
+
+static int sec_seek(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
+{
+	const char *op = op_of(a);
+	char label[64];
+
+	if (strcmp(op, op_of(b)) != 0)
+		return fail(c, "%s times %ss, %s times %ss", a->path, op, b->path, op_of(b));
+	fprintf(c->txt, "\nSeek (%s): typical latency (mid-decile) by |distance|\n", op);
+	snprintf(label, sizeof(label), "seek %s", op);
+	return curves(c, a, b, "distance_bytes", op, label);
+}
+
+static void spread_json(struct hd_json *j, const char *key, const struct side *s, const struct hd_cmp_spread *sp)
+{
+	hd_json_obj(j, key);
+	hd_json_num(j, "revolution_ms", s->rev_ms);
+	hd_json_str(j, "revolution_source", s->rev_source);
+	hd_json_uint(j, "distances", sp->groups);
+	hd_json_uint(j, "samples", sp->n);
+	hd_json_uint(j, "outliers", sp->outliers);
+	hd_json_num(j, "outlier_rate", sp->rate);
+	hd_json_num(j, "p99_p50_median", sp->ratio_median);
+	hd_json_num(j, "p99_p50_max", sp->ratio_max);
+	hd_json_end(j);
+}
+
+/* Stability of op's response: spread at equal distances, and which drive is steadier. */
+static int stability(struct ctx *c, const struct hd_df *df[2], const char *op, const char *key)
+{
+	struct hd_cmp_spread sp[2];
+	const char *why;
+	char w;
+
+	for (int i = 0; i < 2; i++) {
+		struct pts p;
+		int rc;
+
+		if (select_pts(c, df[i], "distance_bytes", op, 0, &p))
+			return -1;
+		rc = hd_cmp_spread(p.d, p.lat, p.n, c->s[i].rev_ms, 5, &sp[i]);
+		pts_free(&p);
+		if (rc == -ENODATA) {
+			fprintf(c->txt, "%s stability: %s has fewer than 5 samples at every distance.\n", op, df[i]->path);
+			hd_json_null(&c->j, key);
+			return 0;
+		}
+		if (rc)
+			return fail(c, "%s: stability: %s", df[i]->path, strerror(-rc));
+	}
+	w = hd_cmp_steadier(&sp[0], &sp[1], &why);
+	fprintf(c->txt, "%s stability (spread at equal distances; an outlier is slower than the median at its "
+		"distance by more than one revolution):\n", op);
+	for (int i = 0; i < 2; i++)
+		fprintf(c->txt, "  %c: p99/p50 median %.2f (max %.2f), outliers %.1f%% (%zu of %zu; revolution %.2f ms, %s)\n",
+			c->s[i].name, sp[i].ratio_median, sp[i].ratio_max, sp[i].rate * 100, sp[i].outliers, sp[i].n,
+			c->s[i].rev_ms, c->s[i].rev_source);
+	if (w)
+		fprintf(c->txt, "  %c is steadier in %s response (by %s).\n", w, op,
+			strcmp(why, "outliers") == 0 ? "outlier rate" : "p99/p50");
+	else
+		fprintf(c->txt, "  Neither is clearly steadier in %s response.\n", op);
+	hd_json_obj(&c->j, key);
+	spread_json(&c->j, "a", &c->s[0], &sp[0]);
+	spread_json(&c->j, "b", &c->s[1], &sp[1]);
+	hd_json_str(&c->j, "steadier", winner_str(w));
+	hd_json_str(&c->j, "decided_by", why);
+	hd_json_end(&c->j);
+	return 0;
+}
+
+static int sec_response(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
+{
+	static const char *const ops[] = { "read", "write" };
+	const struct hd_df *df[2] = { a, b };
+
+	fprintf(c->txt, "\nResponse over the whole stroke: typical latency (mid-decile) by |distance|\n");
+	for (size_t k = 0; k < 2; k++) {
+		char label[64];
+
+		if (!has_op(a, ops[k]) || !has_op(b, ops[k]))
+			continue;
+		snprintf(label, sizeof(label), "response %s", ops[k]);
+		if (curves(c, a, b, "distance_bytes", ops[k], label))
+			return -1;
+		if (stability(c, df, ops[k], k ? "write_stability" : "read_stability"))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- keyed tables: media by size, queue by N, interval by gap ---- */
+
+/* Median of the media latencies (column val) of rows whose column key equals k. */
+static double median_at(const struct hd_df *df, const double *key, const double *val, double k, double *tmp)
+{
+	const struct hd_df_col *cls = hd_df_col(df, "class");
+	size_t n = 0;
+
+	for (size_t i = 0; i < df->nrows; i++)
+		if (key[i] == k && str_is(cls, i, "media"))
+			tmp[n++] = val[i];
+	hd_sort_doubles(tmp, n);
+	return hd_percentile_sorted(tmp, n, 50);
+}
+
+/* The distinct values of a column, ascending; *n of them. */
+static double *distinct(const double *v, size_t nrows, size_t *n)
+{
+	double *u = malloc((nrows ? nrows : 1) * sizeof(*u));
+
+	*n = 0;
+	if (!u)
+		return NULL;
+	memcpy(u, v, nrows * sizeof(*u));
+	hd_sort_doubles(u, nrows);
+	for (size_t i = 0; i < nrows; i++)
+		if (*n == 0 || u[i] != u[*n - 1])
+			u[(*n)++] = u[i];
+	return u;
+}
+
+static int sec_media(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
+{
+	const double *sa = num_col(c, a, "size_bytes"), *la = num_col(c, a, "latency_ms");
+	const double *sb = num_col(c, b, "size_bytes"), *lb = num_col(c, b, "latency_ms");
+	double *sizes, *tmp;
+	size_t ns, wins[2] = { 0, 0 }, compared = 0;
+
+	if (!sa || !la || !sb || !lb)
+		return -1;
+	sizes = distinct(sa, a->nrows, &ns);
+	tmp = malloc((a->nrows + b->nrows + 1) * sizeof(*tmp));
+	if (!sizes || !tmp) {
+		free(sizes);
+		free(tmp);
+		return fail(c, "media: %s", strerror(ENOMEM));
+	}
+	fprintf(c->txt, "\nMedia read time by transfer size (median of media reads, ms):\n");
+	fprintf(c->txt, "  %10s %10s %10s %7s\n", "size", "A", "B", "B/A");
+	hd_json_arr(&c->j, "sizes");
+	for (size_t i = 0; i < ns; i++) {
+		double ma = median_at(a, sa, la, sizes[i], tmp), mb = median_at(b, sb, lb, sizes[i], tmp);
+		char sz[32];
+
+		if (!isfinite(ma) || !isfinite(mb))
+			continue;
+		compared++;
+		if (fabs(mb - ma) >= c->o->min_rel * fmax(ma, mb))
+			wins[ma < mb ? 0 : 1]++;
+		fprintf(c->txt, "  %10s %10.3f %10.3f %7.2f\n", hd_fmt_size(sz, sizeof(sz), (uint64_t)sizes[i]), ma, mb,
+			mb / ma);
+		hd_json_obj(&c->j, NULL);
+		hd_json_num(&c->j, "size_bytes", sizes[i]);
+		hd_json_num(&c->j, "a_p50_ms", ma);
+		hd_json_num(&c->j, "b_p50_ms", mb);
+		hd_json_num(&c->j, "b_over_a", mb / ma);
+		hd_json_end(&c->j);
+	}
+	hd_json_end(&c->j);
+	fprintf(c->txt, "media: A is faster at %zu of %zu sizes, B at %zu (a difference of at least %.0f%%).\n",
+		wins[0], compared, wins[1], c->o->min_rel * 100);
+	hd_json_uint(&c->j, "a_faster_sizes", wins[0]);
+	hd_json_uint(&c->j, "b_faster_sizes", wins[1]);
+	free(sizes);
+	free(tmp);
+	return 0;
+}
+
+/* A row index of df whose column col equals v, or -1. */
+static long row_of(const double *col, size_t nrows, double v)
+{
+	for (size_t i = 0; i < nrows; i++)
+		if (col[i] == v)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * The best N: the smallest N whose IOPS reach 98% of the highest, since
+ * beyond saturation more clients add only latency.
+ */
+static double best_procs(const double *procs, const double *iops, size_t n, double *peak)
+{
+	double best = NAN;
+
+	*peak = 0;
+	for (size_t i = 0; i < n; i++)
+		*peak = fmax(*peak, iops[i]);
+	for (size_t i = 0; i < n; i++)
+		if (iops[i] >= 0.98 * *peak && !(procs[i] >= best))
+			best = procs[i];
+	return best;
+}
+
+static int sec_queue(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
+{
+	const double *pa = num_col(c, a, "procs"), *ia = num_col(c, a, "iops"), *qa = num_col(c, a, "lat_p99_ms");
+	const double *pb = num_col(c, b, "procs"), *ib = num_col(c, b, "iops"), *qb = num_col(c, b, "lat_p99_ms");
+	double peak[2], best[2];
+
+	if (!pa || !ia || !qa || !pb || !ib || !qb)
+		return -1;
+	fprintf(c->txt, "\nQueued random reads (IOPS and p99 latency by concurrent clients N):\n");
+	fprintf(c->txt, "  %5s %10s %10s %7s %12s %12s\n", "N", "A IOPS", "B IOPS", "B/A", "A p99 ms", "B p99 ms");
+	hd_json_arr(&c->j, "by_procs");
+	for (size_t i = 0; i < a->nrows; i++) {
+		long k = row_of(pb, b->nrows, pa[i]);
+
+		if (k < 0)
+			continue;
+		fprintf(c->txt, "  %5.0f %10.1f %10.1f %7.2f %12.2f %12.2f\n", pa[i], ia[i], ib[k], ib[k] / ia[i], qa[i],
+			qb[k]);
+		hd_json_obj(&c->j, NULL);
+		hd_json_num(&c->j, "procs", pa[i]);
+		hd_json_num(&c->j, "a_iops", ia[i]);
+		hd_json_num(&c->j, "b_iops", ib[k]);
+		hd_json_num(&c->j, "b_over_a", ib[k] / ia[i]);
+		hd_json_num(&c->j, "a_p99_ms", qa[i]);
+		hd_json_num(&c->j, "b_p99_ms", qb[k]);
+		hd_json_end(&c->j);
+	}
+	hd_json_end(&c->j);
+	best[0] = best_procs(pa, ia, a->nrows, &peak[0]);
+	best[1] = best_procs(pb, ib, b->nrows, &peak[1]);
+	fprintf(c->txt, "queue: A peaks at %.1f IOPS (best N = %.0f), B at %.1f IOPS (best N = %.0f); "
+		"the best N is the smallest within 2%% of the peak.\n", peak[0], best[0], peak[1], best[1]);
+	hd_json_num(&c->j, "a_peak_iops", peak[0]);
+	hd_json_num(&c->j, "a_best_procs", best[0]);
+	hd_json_num(&c->j, "b_peak_iops", peak[1]);
+	hd_json_num(&c->j, "b_best_procs", best[1]);
+	return 0;
+}
+
+/*
+ * The write-interval minimum delay: the smallest asked interval from which
+ * on the median latency stays within max(0.25 ms, 10%) of the lowest
+ * median, over at least the last 1 ms of intervals.  A drive that writes
+ * through shows a sawtooth that never settles: NAN.
+ */
+static double min_delay(const struct hd_df *df, const double *iv, const double *lat, double *floor_ms, int *ok)
+{
+	size_t n;
+	double *u = distinct(iv, df->nrows, &n), *med, *tmp, res = NAN, lim;
+
+	*ok = 0;
+	*floor_ms = NAN;
+	med = malloc((n + 1) * sizeof(*med));
+	tmp = malloc((df->nrows + 1) * sizeof(*tmp));
+	if (!u || !med || !tmp)
+		goto done;
+	*ok = 1;
+	*floor_ms = INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		/* Every class: a write the cache took is exactly what did not wait. */
+		size_t m = 0;
+		for (size_t r = 0; r < df->nrows; r++)
+			if (iv[r] == u[i] && strcmp(hd_df_str(hd_df_col(df, "class"), r), "error") != 0)
+				tmp[m++] = lat[r];
+		hd_sort_doubles(tmp, m);
+		med[i] = hd_percentile_sorted(tmp, m, 50);
+		if (isfinite(med[i]))
+			*floor_ms = fmin(*floor_ms, med[i]);
+	}
+	lim = *floor_ms + fmax(0.25, 0.1 * *floor_ms);
+	for (size_t i = n; i-- > 0;) {
+		if (!(med[i] <= lim))
+			break;
+		res = u[i];
+	}
+	if (n && isfinite(res) && u[n - 1] - res < 1)
+		res = NAN;
+done:
+	free(u);
+	free(med);
+	free(tmp);
+	return res;
+}
+
+static int sec_interval(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
+{
+	const struct hd_df *df[2] = { a, b };
+
+	fprintf(c->txt, "\nWrite interval (the idle interval beyond which the next write no longer waits):\n");
+	for (int i = 0; i < 2; i++) {
+		const double *iv = num_col(c, df[i], "interval_ms"), *lat = num_col(c, df[i], "latency_ms");
+		double fl, d;
+		int ok;
+
+		if (!iv || !lat || !hd_df_col(df[i], "class"))
+			return iv && lat ? fail(c, "%s: no column 'class'", df[i]->path) : -1;
+		d = min_delay(df[i], iv, lat, &fl, &ok);
+		if (!ok)
+			return fail(c, "%s: %s", df[i]->path, strerror(ENOMEM));
+		if (isfinite(d))
+			fprintf(c->txt, "  %c: no longer waits from %.2f ms on (median then %.3f ms or less; lowest %.3f ms)\n",
+				c->s[i].name, d, fl + fmax(0.25, 0.1 * fl), fl);
+		else
+			fprintf(c->txt, "  %c: waits at every interval measured (lowest median %.3f ms): a write that "
+				"goes to the media waits for its sector, a sawtooth of one revolution\n", c->s[i].name, fl);
+		hd_json_obj(&c->j, i ? "b" : "a");
+		hd_json_num(&c->j, "min_delay_ms", d);
+		hd_json_num(&c->j, "floor_ms", fl);
+		hd_json_end(&c->j);
+	}
+	return 0;
+}
+
+static int sec_bench(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
+{
+	const struct hd_df_col *ta = hd_df_col(a, "test"), *tb = hd_df_col(b, "test");
+	const double *ma = num_col(c, a, "mb_s"), *oa = num_col(c, a, "iops");
+	const double *mb = num_col(c, b, "mb_s"), *ob = num_col(c, b, "iops");
+
+	if (!ma || !oa || !mb || !ob)
+		return -1;
+	if (!ta || !tb || ta->type != HD_COL_STR || tb->type != HD_COL_STR)
+		return fail(c, "%s: no text column 'test'", ta ? b->path : a->path);
+	fprintf(c->txt, "\nBench (MB/s, 10^6 bytes/s; IOPS):\n");
+	fprintf(c->txt, "  %-10s %10s %10s %7s %10s %10s\n", "test", "A MB/s", "B MB/s", "B/A", "A IOPS", "B IOPS");
+	hd_json_arr(&c->j, "rows");
+	for (size_t i = 0; i < a->nrows; i++) {
+		const char *t = hd_df_str(ta, i);
+
+		for (size_t k = 0; k < b->nrows; k++) {
+			if (strcmp(t, hd_df_str(tb, k)) != 0)
+				continue;
+			fprintf(c->txt, "  %-10s %10.3f %10.3f %7.2f %10.1f %10.1f\n", t, ma[i], mb[k], mb[k] / ma[i], oa[i],
+				ob[k]);
+			hd_json_obj(&c->j, NULL);
+			hd_json_str(&c->j, "test", t);
+			hd_json_num(&c->j, "a_mb_s", ma[i]);
+			hd_json_num(&c->j, "b_mb_s", mb[k]);
+			hd_json_num(&c->j, "b_over_a", mb[k] / ma[i]);
+			hd_json_num(&c->j, "a_iops", oa[i]);
+			hd_json_num(&c->j, "b_iops", ob[k]);
+			hd_json_end(&c->j);
+			break;
+		}
+	}
+	hd_json_end(&c->j);
+	return 0;
+}
+
+static int sec_zone(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
+{
+	const struct hd_df *df[2] = { a, b };
+	double mean[2];
+
+	fprintf(c->txt, "\nZone (sequential read rate by position, MB/s):\n");
+	for (int i = 0; i < 2; i++) {
+		const double *r = num_col(c, df[i], "mb_s");
+		double lo = INFINITY, hi = 0, sum = 0;
+		size_t n = df[i]->nrows;
+
+		if (!r)
+			return -1;
+		if (n == 0)
+			return fail(c, "%s: no rows", df[i]->path);
+		for (size_t k = 0; k < n; k++) {
+			lo = fmin(lo, r[k]);
+			hi = fmax(hi, r[k]);
+			sum += r[k];
+		}
+		mean[i] = sum / (double)n;
+		fprintf(c->txt, "  %c: outer %.2f, inner %.2f, highest %.2f, lowest %.2f, mean %.2f (%zu points)\n",
+			c->s[i].name, r[0], r[n - 1], hi, lo, mean[i], n);
+		hd_json_obj(&c->j, i ? "b" : "a");
+		hd_json_num(&c->j, "outer_mb_s", r[0]);
+		hd_json_num(&c->j, "inner_mb_s", r[n - 1]);
+		hd_json_num(&c->j, "max_mb_s", hi);
+		hd_json_num(&c->j, "min_mb_s", lo);
+		hd_json_num(&c->j, "mean_mb_s", mean[i]);
+		hd_json_end(&c->j);
+	}
+	fprintf(c->txt, "zone: B/A mean rate %.2f.\n", mean[1] / mean[0]);
+	hd_json_num(&c->j, "b_over_a_mean", mean[1] / mean[0]);
+	return 0;
+}
+
+/* ---- fit figures ---- */
+
+static const struct {
+	const char *path, *label, *fmt;
+} fit_rows[] = {
+	{ "rpm", "rpm", "%.1f" },
+	{ "revolution_ms", "revolution (ms)", "%.3f" },
+	{ "overhead_ms", "controller overhead (ms)", "%.3f" },
+	{ "track_to_track_ms", "track-to-track seek (ms)", "%.3f" },
+	{ "avg_seek_ms", "average seek (ms)", "%.3f" },
+	{ "full_stroke_ms", "full-stroke seek (ms)", "%.3f" },
+	{ "read_ahead.detected", "read-ahead", NULL },
+	{ "read_ahead.bytes", "read-ahead (bytes)", "%.0f" },
+	{ "write_cache.detected", "write cache", NULL },
+};
+
+/* One fit figure as text: a number, a boolean, a string, or "-" when null. */
+static void fit_value(char *buf, size_t len, const struct hd_jv *fit, size_t row)
+{
+	const struct hd_jv *v;
+
+	if (!fit) {
+		snprintf(buf, len, "not fitted");
+		return;
+	}
+	v = hd_jv_get(fit, fit_rows[row].path);
+	if (!v || v->type == HD_JV_NULL)
+		snprintf(buf, len, "-");
+	else if (v->type == HD_JV_BOOL)
+		snprintf(buf, len, "%s", v->num ? "yes" : "no");
+	else if (v->type == HD_JV_STR)
+		snprintf(buf, len, "%s", v->str);
+	else if (v->type == HD_JV_NUM)
+		snprintf(buf, len, fit_rows[row].fmt ? fit_rows[row].fmt : "%g", v->num);
+	else
+		snprintf(buf, len, "?");
+}
+
+static void sec_fit(struct ctx *c)
+{
+	const struct hd_jv *fit[2];
+
+	for (int i = 0; i < 2; i++)
+		fit[i] = hd_jv_get(c->s[i].summary, "fit");
+	fprintf(c->txt, "\nFit (from each profile's summary.json):\n");
+	hd_json_obj(&c->j, "fit");
+	hd_json_bool(&c->j, "a_fitted", fit[0] != NULL);
+	hd_json_bool(&c->j, "b_fitted", fit[1] != NULL);
+	if (!fit[0] && !fit[1]) {
+		fprintf(c->txt, "  not fitted (run 'hddscope fit DIR' on each profile)\n");
+		hd_json_end(&c->j);
+		return;
+	}
+	fprintf(c->txt, "  %-26s %14s %14s\n", "", "A", "B");
+	hd_json_arr(&c->j, "rows");
+	for (size_t r = 0; r < sizeof(fit_rows) / sizeof(fit_rows[0]); r++) {
+		char va[64], vb[64];
+
+		fit_value(va, sizeof(va), fit[0], r);
+		fit_value(vb, sizeof(vb), fit[1], r);
+		fprintf(c->txt, "  %-26s %14s %14s\n", fit_rows[r].label, va, vb);
+		hd_json_obj(&c->j, NULL);
+		hd_json_str(&c->j, "name", fit_rows[r].path);
+		for (int i = 0; i < 2; i++) {
+			const struct hd_jv *v = hd_jv_get(fit[i], fit_rows[r].path);
+			if (v)
+				hd_jv_emit(&c->j, i ? "b" : "a", v);
+			else
+				hd_json_null(&c->j, i ? "b" : "a");
+		}
+		hd_json_end(&c->j);
+	}
+	hd_json_end(&c->j);
+	hd_json_end(&c->j);
+}
+
+/* ---- the two directories ---- */
+
+static int load_side(struct ctx *c, struct side *s)
+{
+	char path[4096], err[512];
+	int found = 0;
+
+	snprintf(path, sizeof(path), "%s/summary.json", s->dir);
+	if (access_ok(path) && hd_jv_load(path, &s->summary, err, sizeof(err)))
+		return fail(c, "%s", err);
+	for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++) {
+		const char *test;
+
+		snprintf(path, sizeof(path), "%s/%s.tsv", s->dir, tests[t].name);
+		if (!access_ok(path))
+			continue;
+		if (hd_df_read(path, &s->df[t], err, sizeof(err)))
+			return fail(c, "%s", err);
+		test = hd_df_meta(s->df[t], "test");
+		if (!test || strcmp(test, tests[t].test) != 0)
+			return fail(c, "%s: test is '%s', expected '%s'", path, test ? test : "", tests[t].test);
+		if (!found++) {
+			const char *m = hd_df_meta(s->df[t], "model"), *d = hd_df_meta(s->df[t], "device");
+			snprintf(s->model, sizeof(s->model), "%s", m && strcmp(m, "unknown") ? m : d ? d : s->dir);
+		}
+	}
+	if (!found)
+		return fail(c, "%s: no data files of a profile (seek-read.tsv, response.tsv, ...)", s->dir);
+	return 0;
+}
+
+/*
+ * The revolution behind the outlier rule: the fit's when there is one,
+ * otherwise the width of the rotational band of the seek reads (or of the
+ * response reads).
+ */
+static void revolution(struct ctx *c, struct side *s)
+{
+	static const struct { size_t test; const char *source; } from[] = {
+		{ 0, "band of seek-read" }, { 2, "band of response reads" },
+	};
+
+	s->rev_ms = hd_jv_num(s->summary, "fit.revolution_ms", NAN);
+	s->rev_source = "fit";
+	for (size_t k = 0; !(s->rev_ms > 0) && k < sizeof(from) / sizeof(from[0]); k++) {
+		struct pts p;
+
+		if (!s->df[from[k].test] || select_pts(c, s->df[from[k].test], "distance_bytes", "read", 0, &p))
+			continue;
+		s->rev_ms = hd_cmp_band_rev(p.d, p.lat, p.n, c->o->bins_per_decade);
+		s->rev_source = from[k].source;
+		pts_free(&p);
+	}
+	if (!(s->rev_ms > 0)) {
+		s->rev_ms = NAN;
+		s->rev_source = "unknown";
+	}
+}
+
+static void side_json(struct hd_json *j, const char *key, const struct side *s)
+{
+	const char *d = hd_jv_str(s->summary, "device.path");
+
+	hd_json_obj(j, key);
+	hd_json_str(j, "dir", s->dir);
+	hd_json_str(j, "model", s->model);
+	hd_json_str(j, "device", d);
+	hd_json_num(j, "capacity_bytes", hd_jv_num(s->summary, "device.capacity_bytes", NAN));
+	hd_json_bool(j, "fitted", hd_jv_get(s->summary, "fit") != NULL);
+	hd_json_end(j);
+}
+
+static void method_json(struct hd_json *j, const struct hd_cmp_opts *o)
+{
+	hd_json_obj(j, "method");
+	hd_json_str(j, "typical", "mid-decile (p10 + p90) / 2 of media samples per bin");
+	hd_json_int(j, "bins_per_decade", o->bins_per_decade);
+	hd_json_uint(j, "min_samples", o->min_samples);
+	hd_json_num(j, "min_rel_diff", o->min_rel);
+	hd_json_int(j, "bootstrap_resamples", o->resamples);
+	hd_json_num(j, "confidence", o->confidence);
+	hd_json_uint(j, "seed", o->seed);
+	hd_json_end(j);
+}
+
+/* Open outdir/bins-<name>.tsv for test t. */
+static int open_bins(struct ctx *c, size_t t)
+{
+	char path[4096];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/bins-%s.tsv", c->outdir, tests[t].name);
+	rc = hd_dfw_open(&c->bins, path, "compare-bins");
+	if (rc)
+		return fail(c, "create %s: %s", path, strerror(-rc));
+	hd_dfw_meta(c->bins, "compared", "%s", tests[t].name);
+	hd_dfw_meta(c->bins, "a_dir", "%s", c->s[0].dir);
+	hd_dfw_meta(c->bins, "a_model", "%s", c->s[0].model);
+	hd_dfw_meta(c->bins, "b_dir", "%s", c->s[1].dir);
+	hd_dfw_meta(c->bins, "b_model", "%s", c->s[1].model);
+	hd_dfw_meta(c->bins, "typical", "mid-decile (p10 + p90) / 2");
+	hd_dfw_columns(c->bins, "op direction distance_bytes lo_bytes hi_bytes a_samples b_samples a_ms b_ms "
+			       "diff_ms diff_ci_lo_ms diff_ci_hi_ms pct faster");
+	return 0;
+}
+
+static int close_bins(struct ctx *c)
+{
+	const char *call = "";
+	int rc = hd_dfw_finish(c->bins, 1, &call);
+
+	c->bins = NULL;
+	return rc ? fail(c, "%s bins file in %s: %s", call, c->outdir, strerror(-rc)) : 0;
+}
+
+static void write_header(struct ctx *c)
+{
+	fprintf(c->txt, "hddscope compare\n");
+	for (int i = 0; i < 2; i++)
+		fprintf(c->txt, "%c: %s (%s)\n", c->s[i].name, c->s[i].model, c->s[i].dir);
+	fprintf(c->txt, "\nMethod: media samples are binned by |distance| (%d bins per decade); a bin's typical\n"
+		"latency is its mid-decile (p10 + p90) / 2, which for latencies spread evenly over a\n"
+		"revolution is about 2.4 times as precise as the median and ignores 10%% outliers on each side.\n"
+		"A drive is called faster in a bin when the difference is at least %.0f%% and its %.0f%% bootstrap\n"
+		"interval (%d resamples) excludes zero, and a neighbouring bin leans the same way.  A crossover\n"
+		"is where the faster drive changes: the zero of a line fitted to the difference around it.\n",
+		c->o->bins_per_decade, c->o->min_rel * 100, c->o->confidence * 100, c->o->resamples);
+}
+
+static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare_result *res)
+{
+	for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++) {
+		if (!c->s[0].df[t] || !c->s[1].df[t])
+			continue;
+		if (tests[t].bins && open_bins(c, t))
+			return -1;
+		hd_json_obj(&c->j, tests[t].name);
+		if (tests[t].section(c, c->s[0].df[t], c->s[1].df[t])) {
+			if (c->bins)
+				hd_dfw_abort(c->bins);
+			c->bins = NULL;
+			return -1;
+		}
+		hd_json_end(&c->j);
+		if (c->bins && close_bins(c))
+			return -1;
+		res->tests[res->ntests] = tests[t].name;
+		res->scripts[res->ntests] = tests[t].script;
+		res->has_bins[res->ntests++] = tests[t].bins;
+	}
+	if (res->ntests == 0)
+		return fail(c, "%s and %s have no data file in common", c->s[0].dir, c->s[1].dir);
+	sec_fit(c);
+	hd_json_arr(&c->j, "charts");
+	for (size_t t = 0; chart_ext && t < res->ntests; t++) {
+		char name[128];
+		snprintf(name, sizeof(name), "charts/%s-side.%s", res->tests[t], chart_ext);
+		hd_json_str(&c->j, NULL, name);
+		snprintf(name, sizeof(name), "charts/%s-overlay.%s", res->tests[t], chart_ext);
+		hd_json_str(&c->j, NULL, name);
+	}
+	hd_json_end(&c->j);
+	return 0;
+}
+
+/* Write a file through a temporary name, as data files are. */
+static FILE *open_tmp(struct ctx *c, const char *name, char *tmp, size_t len)
+{
+	FILE *f;
+
+	snprintf(tmp, len, "%s/.%s.tmp", c->outdir, name);
+	f = fopen(tmp, "w");
+	if (!f)
+		fail(c, "fopen %s: %s", tmp, strerror(errno));
+	return f;
+}
+
+static int close_tmp(struct ctx *c, FILE *f, const char *tmp, const char *name)
+{
+	char path[4096];
+	int bad = ferror(f);
+
+	if (fclose(f) != 0 || bad)
+		return fail(c, "write %s: %s", tmp, strerror(errno ? errno : EIO));
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, name);
+	if (rename(tmp, path) != 0)
+		return fail(c, "rename %s to %s: %s", tmp, path, strerror(errno));
+	return 0;
+}
+
+int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
+		    const struct hd_cmp_opts *o, const char *chart_ext,
+		    struct hd_compare_result *res, char *err, size_t errlen)
+{
+	struct ctx c = { .o = o, .outdir = outdir, .err = err, .errlen = errlen };
+	char tmp_txt[4096], tmp_json[4096];
+	FILE *fj = NULL;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	c.s[0].dir = dir_a;
+	c.s[0].name = 'A';
+	c.s[1].dir = dir_b;
+	c.s[1].name = 'B';
+	if (load_side(&c, &c.s[0]) || load_side(&c, &c.s[1]))
+		goto out;
+	revolution(&c, &c.s[0]);
+	revolution(&c, &c.s[1]);
+	c.txt = open_tmp(&c, "findings.txt", tmp_txt, sizeof(tmp_txt));
+	if (!c.txt)
+		goto out;
+	fj = open_tmp(&c, "compare.json", tmp_json, sizeof(tmp_json));
+	if (!fj)
+		goto out;
+	hd_json_init(&c.j, fj, 1);
+	hd_json_obj(&c.j, NULL);
+	hd_json_str(&c.j, "hddscope_version", HDDSCOPE_VERSION);
+	side_json(&c.j, "a", &c.s[0]);
+	side_json(&c.j, "b", &c.s[1]);
+	method_json(&c.j, o);
+	write_header(&c);
+	if (compare_tests(&c, chart_ext, res))
+		goto out;
+	hd_json_end(&c.j);
+	fputc('\n', fj);
+	rc = close_tmp(&c, c.txt, tmp_txt, "findings.txt");
+	c.txt = NULL;
+	if (rc == 0)
+		rc = close_tmp(&c, fj, tmp_json, "compare.json");
+	fj = NULL;
+out:
+	if (c.txt) {
+		fclose(c.txt);
+		unlink(tmp_txt);
+	}
+	if (fj) {
+		fclose(fj);
+		unlink(tmp_json);
+	}
+	for (int i = 0; i < 2; i++) {
+		hd_jv_free(c.s[i].summary);
+		for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++)
+			hd_df_free(c.s[i].df[t]);
+	}
+	return rc;
+}
