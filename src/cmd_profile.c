@@ -36,6 +36,7 @@ struct step {
 	int (*cmd)(int argc, char **argv);
 	int only_write;		/* runs only with --write */
 	int pass_write;		/* gets --write when the profile has it */
+	int sync;		/* its writes reach the media (--sync): mechanics, not cache */
 	const char *args[MAX_ARGS];
 	const char *quick[MAX_ARGS];
 	double (*est)(int quick, int write, double acc, double rate);
@@ -99,15 +100,15 @@ static double est_zone(int q, int w, double acc, double rate)
 }
 
 static const struct step steps[] = {
-	{ "seek-read", hd_cmd_seek, 0, 0, { NULL }, { "--samples", "500", NULL }, est_seek_read },
-	{ "seek-write", hd_cmd_seek, 1, 1, { "--op", "write", NULL }, { "--op", "write", "--samples", "500", NULL },
+	{ "seek-read", hd_cmd_seek, 0, 0, 0, { NULL }, { "--samples", "500", NULL }, est_seek_read },
+	{ "seek-write", hd_cmd_seek, 1, 1, 0, { "--op", "write", NULL }, { "--op", "write", "--samples", "500", NULL },
 	  est_seek_write },
-	{ "response", hd_cmd_response, 0, 1, { NULL }, { "--points", "40", "--reps", "10", NULL }, est_response },
-	{ "media", hd_cmd_media, 0, 0, { NULL }, { "--reps", "8", "--max-size", "256k", NULL }, est_media },
-	{ "queue", hd_cmd_queue, 0, 0, { NULL }, { "--procs", "1,4,16", "--time", "2s", NULL }, est_queue },
-	{ "interval", hd_cmd_interval, 1, 1, { NULL }, { "--step", "1", "--reps", "4", NULL }, est_interval },
-	{ "bench", hd_cmd_bench, 0, 1, { NULL }, { "--time", "1s", NULL }, est_bench },
-	{ "zone", hd_cmd_zone, 0, 0, { NULL }, { "--points", "30", NULL }, est_zone },
+	{ "response", hd_cmd_response, 0, 1, 1, { NULL }, { "--points", "40", "--reps", "10", NULL }, est_response },
+	{ "media", hd_cmd_media, 0, 0, 0, { NULL }, { "--reps", "8", "--max-size", "256k", NULL }, est_media },
+	{ "queue", hd_cmd_queue, 0, 0, 0, { NULL }, { "--procs", "1,4,16", "--time", "2s", NULL }, est_queue },
+	{ "interval", hd_cmd_interval, 1, 1, 0, { NULL }, { "--step", "1", "--reps", "4", NULL }, est_interval },
+	{ "bench", hd_cmd_bench, 0, 1, 0, { NULL }, { "--time", "1s", NULL }, est_bench },
+	{ "zone", hd_cmd_zone, 0, 0, 0, { NULL }, { "--points", "30", NULL }, est_zone },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
@@ -123,7 +124,8 @@ static void profile_usage(FILE *f)
 "Usage: hddscope profile [OPTIONS] [DEVICE] -o DIR\n"
 "\n"
 "Run every probe that applies (seek, response, media, queue, bench, zone;\n"
-"with --write also the write probes: seek writes, response writes, interval,\n"
+"with --write also the write probes: seek writes, response writes (--sync, so\n"
+"that they time the mechanics rather than the write cache), interval,\n"
 "sequential and random writes), write their data files into DIR, draw every\n"
 "chart into DIR/charts/, and write DIR/summary.json.  Prints an estimate of\n"
 "the drive time before it starts and the time taken at the end (for a\n"
@@ -476,6 +478,8 @@ int hd_cmd_profile(int argc, char **argv)
 			av[ac++] = (char *)args[k];
 		if (st->pass_write && o.c.write_ok)
 			av[ac++] = "--write";
+		if (st->sync && o.c.write_ok)
+			av[ac++] = "--sync";
 		if (o.c.write_cache >= 0) {
 			av[ac++] = "--write-cache";
 			av[ac++] = o.c.write_cache ? "on" : "off";

@@ -223,6 +223,9 @@ int hd_cmd_response(int argc, char **argv)
 		rc = hd_position(&s.run, &aim, buf, o.block, &start, &target, &row_op, &lat);
 		if (hd_interrupted)
 			break;
+		/* A failed row's start plus distance is the offset of the access that failed. */
+		if (rc)
+			dist = (int64_t)target - (int64_t)start;
 		if (rc == 0) {
 			target = (uint64_t)((int64_t)start + dist);
 			rc = hd_dev_timed(d, a.op, a.op == HD_OP_WRITE ? wbuf : buf, o.block, target, &lat);
