@@ -155,6 +155,41 @@ static void drop_isolated(struct hd_cmp_bin *b, size_t n)
 	free(keep);
 }
 
+/* Does every bin of range r lean towards winner w (without being called)? */
+static int leans(const struct hd_cmp_curve *c, const struct hd_cmp_range *r, char w)
+{
+	for (size_t i = r->first; i <= r->last; i++)
+		if ((c->bins[i].diff > 0) != (w == 'A'))
+			return 0;
+	return 1;
+}
+
+/*
+ * A stretch of undecided bins between two ranges of the same winner, all
+ * leaning its way, is the same finding interrupted by noise: merge the
+ * three, keeping the percentages of the bins that were called.
+ */
+static void merge_gaps(struct hd_cmp_curve *c)
+{
+	size_t out = 0;
+
+	for (size_t r = 0; r < c->nranges; r++) {
+		struct hd_cmp_range *prev = out ? &c->ranges[out - 1] : NULL;
+
+		if (prev && r + 1 < c->nranges && !c->ranges[r].winner && prev->winner &&
+		    c->ranges[r + 1].winner == prev->winner && leans(c, &c->ranges[r], prev->winner)) {
+			prev->last = c->ranges[r + 1].last;
+			prev->hi = c->ranges[r + 1].hi;
+			prev->pct_min = fmin(prev->pct_min, c->ranges[r + 1].pct_min);
+			prev->pct_max = fmax(prev->pct_max, c->ranges[r + 1].pct_max);
+			r++;
+			continue;
+		}
+		c->ranges[out++] = c->ranges[r];
+	}
+	c->nranges = out;
+}
+
 static int make_ranges(struct hd_cmp_curve *c)
 {
 	c->ranges = calloc(c->nbins ? c->nbins : 1, sizeof(*c->ranges));
@@ -177,6 +212,7 @@ static int make_ranges(struct hd_cmp_curve *c)
 		r->pct_min = fmin(r->pct_min, b->pct);
 		r->pct_max = fmax(r->pct_max, b->pct);
 	}
+	merge_gaps(c);
 	return 0;
 }
 

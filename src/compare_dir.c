@@ -159,7 +159,7 @@ static int has_op(const struct hd_df *df, const char *op)
 /* A distance in MB or GB (10^6, 10^9 bytes) with three significant digits. */
 static const char *fmt_dist(char *buf, size_t len, double bytes)
 {
-	if (bytes >= 1e9)
+	if (bytes >= 999.5e6)
 		snprintf(buf, len, "%.3g GB", bytes / 1e9);
 	else if (bytes >= 1e4)
 		snprintf(buf, len, "%.3g MB", bytes / 1e6);
@@ -220,6 +220,8 @@ static void curve_text(FILE *f, const struct hd_cmp_curve *cv, const char *sign)
 			fprintf(f, " %s %s%s", sign[0] == '+' || sign[0] == '-' ? "up to" : "within", sign, hi);
 		else if (last)
 			fprintf(f, " beyond %s%s", sign, lo);
+		else if (g->first == g->last)
+			fprintf(f, " at %s%s", sign, lo);
 		else
 			fprintf(f, " from %s%s to %s%s", sign, lo, sign, hi);
 	}
