@@ -598,34 +598,29 @@ int hd_cmd_verdict(int argc, char **argv)
 	}
 	/* Keep it with the profile. */
 	if (sum) {
-		struct hd_jv *o = hd_jv_new(HD_JV_OBJ), *s = hd_jv_new(HD_JV_STR), *arr = hd_jv_new(HD_JV_ARR);
+		struct hd_jv *o = hd_jv_new(HD_JV_OBJ), *arr = hd_jv_new(HD_JV_ARR);
+		int bad = !o || !arr || hd_jv_set(o, "result", hd_jv_new_str(level_name[v.overall]));
 
-		if (o && s && arr && (s->str = strdup(level_name[v.overall]))) {
-			for (size_t i = 0; i < v.n; i++) {
-				struct hd_jv *t = hd_jv_new(HD_JV_STR);
-				char line[700];
+		for (size_t i = 0; !bad && i < v.n; i++) {
+			char line[700];
+			struct hd_jv *t;
 
-				snprintf(line, sizeof(line), "%s %s", level_name[v.r[i].level], v.r[i].text);
-				if (t && (t->str = strdup(line))) {
-					struct hd_jv **it = realloc(arr->items, (arr->n + 1) * sizeof(*it));
-					if (it) {
-						arr->items = it;
-						it[arr->n++] = t;
-						continue;
-					}
-				}
+			snprintf(line, sizeof(line), "%s %s", level_name[v.r[i].level], v.r[i].text);
+			t = hd_jv_new_str(line);
+			if (!t || hd_jv_append(arr, t)) {
 				hd_jv_free(t);
+				bad = 1;
 			}
-			hd_jv_set(o, "result", s);
-			hd_jv_set(o, "reasons", arr);
-			hd_jv_set(sum, "verdict", o);
-			if (hd_jv_save(path, sum))
-				hd_warn("could not store the verdict in %s", path);
-		} else {
-			hd_jv_free(o);
-			hd_jv_free(s);
-			hd_jv_free(arr);
 		}
+		if (!bad && hd_jv_set(o, "reasons", arr) == 0) {
+			arr = NULL;
+			bad = hd_jv_set(sum, "verdict", o);
+			o = bad ? o : NULL;
+		}
+		if (bad || hd_jv_save(path, sum))
+			hd_warn("could not store the verdict in %s", path);
+		hd_jv_free(o);
+		hd_jv_free(arr);
 	}
 	ex = v.overall == L_FAIL ? HD_EXIT_FAIL : v.overall == L_WARN ? HD_EXIT_WARN : HD_EXIT_OK;
 out:

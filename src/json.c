@@ -530,12 +530,36 @@ const char *hd_jv_str(const struct hd_jv *v, const char *path)
 	return x && x->type == HD_JV_STR ? x->str : NULL;
 }
 
+int hd_jv_append(struct hd_jv *arr, struct hd_jv *val)
+{
+	if (!val)
+		return -ENOMEM;
+	if (!arr || arr->type != HD_JV_ARR)
+		return -EINVAL;
+	return jv_push(arr, NULL, val) ? -ENOMEM : 0;
+}
+
+struct hd_jv *hd_jv_new_str(const char *s)
+{
+	struct hd_jv *v = hd_jv_new(HD_JV_STR);
+
+	if (v && !(v->str = strdup(s))) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
 int hd_jv_set(struct hd_jv *obj, const char *key, struct hd_jv *val)
 {
 	char *k;
 
-	if (!obj || obj->type != HD_JV_OBJ)
+	if (!val)
+		return -ENOMEM;
+	if (!obj || obj->type != HD_JV_OBJ) {
+		hd_jv_free(val);
 		return -EINVAL;
+	}
 	for (size_t i = 0; i < obj->n; i++)
 		if (strcmp(obj->keys[i], key) == 0) {
 			hd_jv_free(obj->items[i]);
@@ -545,6 +569,7 @@ int hd_jv_set(struct hd_jv *obj, const char *key, struct hd_jv *val)
 	k = strdup(key);
 	if (!k || jv_push(obj, k, val)) {
 		free(k);
+		hd_jv_free(val);
 		return -ENOMEM;
 	}
 	return 0;

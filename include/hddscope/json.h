@@ -54,8 +54,12 @@ const struct hd_jv *hd_jv_get(const struct hd_jv *v, const char *path);
 double hd_jv_num(const struct hd_jv *v, const char *path, double def);
 /* A string at path, or NULL. */
 const char *hd_jv_str(const struct hd_jv *v, const char *path);
-/* Set (replace or append) member key of object obj to val, which obj then owns. */
+/* Set (replace or append) member key of object obj to val, which obj then owns (freed on failure). */
 int hd_jv_set(struct hd_jv *obj, const char *key, struct hd_jv *val);
+/* Append val to array arr, which then owns it; 0 or -ENOMEM. */
+int hd_jv_append(struct hd_jv *arr, struct hd_jv *val);
+/* A new string value (NULL on allocation failure). */
+struct hd_jv *hd_jv_new_str(const char *s);
 /* Constructors (NULL on allocation failure). */
 struct hd_jv *hd_jv_new(enum hd_jv_type type);
 /* Write v as JSON through a writer (key NULL at the top level or in arrays). */

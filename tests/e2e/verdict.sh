@@ -1,0 +1,84 @@
+# verdict: PASS on a steady simulated drive; FAIL naming write response on the same
+# drive with write retries, naming I/O errors with bad sectors, naming SMART with a
+# saved BAD_SECTOR drive; WARN without write data; rule overrides; JSON; exit codes.
+. "$(dirname "$0")/common.bash"
+command -v python3 >/dev/null || fail "python3 missing"
+
+"$HDDSCOPE" sim show atlas3 >"$T/steady.drive" || fail "sim show"
+grep -v '^write_retry_probability' "$T/steady.drive" >"$T/retry.drive"
+echo "write_retry_probability = 0.05" >>"$T/retry.drive"
+cp "$T/steady.drive" "$T/bad.drive"
+# Around the middle of the drive, where every probe's reference lies.
+echo "bad_sectors = 8963000-8963100" >>"$T/bad.drive"
+
+for d in steady retry bad; do
+	"$HDDSCOPE" profile -q --write --no-charts -o "$T/$d" "sim:$T/$d.drive" >/dev/null 2>&1 || fail "profile $d"
+done
+"$HDDSCOPE" profile -q --no-charts -o "$T/ro" sim:atlas3 >/dev/null 2>&1 || fail "profile without writes"
+
+run 0 "$HDDSCOPE" verdict "$T/steady"
+grep -qx 'verdict: PASS' "$T/out" || { cat "$T/out"; fail "steady drive not PASS"; }
+grep -q '^PASS  write response stable: 0.00% of writes' "$T/out" || fail "steady: write figure"
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]; assert v["result"]=="PASS", v' \
+	"$T/steady/summary.json" || fail "verdict not stored in summary.json"
+pass "PASS on a steady drive"
+
+run 5 "$HDDSCOPE" verdict "$T/retry"
+grep -qx 'verdict: FAIL' "$T/out" || fail "retry: not FAIL"
+grep -Eq '^FAIL  write response unstable: [0-9.]+% of writes \([0-9]+ of 1200\) slower than their distance.s median by more than a revolution' "$T/out" ||
+	{ cat "$T/out"; fail "retry: no write response reason"; }
+[ "$(grep -c '^FAIL' "$T/out")" = 1 ] || fail "retry: other failures"
+pass "FAIL naming write response with write retries"
+
+run 5 "$HDDSCOPE" verdict "$T/bad"
+grep -q '^FAIL  I/O errors: [0-9]* failed accesses (' "$T/out" || { cat "$T/out"; fail "bad: no error reason"; }
+# Every access named (4 KiB at the offset) touches the bad range.
+grep '^FAIL  I/O errors' "$T/out" | grep -o '@[0-9]*' | tr -d @ |
+	awk -v lo=$((8963000 * 512)) -v hi=$((8963101 * 512)) '{ n++; if ($1 + 4096 <= lo || $1 >= hi) bad++ } END { exit !(n > 0 && bad == 0) }' ||
+	fail "bad: offsets outside the bad sectors"
+grep -q '^FAIL  stalls: slowest access' "$T/out" || fail "bad: the retries' stalls not reported"
+pass "FAIL naming I/O errors with bad sectors"
+
+run 4 "$HDDSCOPE" verdict "$T/ro"
+grep -qx 'verdict: WARN' "$T/out" || fail "no writes: not WARN"
+grep -q '^WARN  write response not measured' "$T/out" || fail "no writes: reason"
+pass "WARN without write response data"
+
+blobs=${HDDSCOPE_SHARED:-$HDDSCOPE_SRC/../shared}/smart-blobs
+if [ -d "$blobs" ]; then
+	run 5 "$HDDSCOPE" verdict --smart-blob "$blobs/SAMSUNG_HD501LJ--CR100-12" "$T/steady"
+	grep -qx 'FAIL  SMART overall assessment: BAD_SECTOR (saved SMART data)' "$T/out" || { cat "$T/out"; fail "SMART reason"; }
+	grep -qx 'WARN  SMART bad sectors: 2; limits 1 warn, 100 fail' "$T/out" || fail "bad sector count"
+	run 0 "$HDDSCOPE" verdict --smart-blob "$blobs/FUJITSU_MHY2120BH--0084000D" "$T/steady"
+	grep -qx 'PASS  SMART overall assessment: GOOD (saved SMART data)' "$T/out" || fail "GOOD drive"
+	pass "FAIL naming SMART with a BAD_SECTOR drive"
+fi
+
+# Overrides: a laxer limit turns the retry drive's FAIL into a WARN; a file does the same.
+run 4 "$HDDSCOPE" verdict --rule write_slow_fail=50 "$T/retry"
+grep -q '^WARN  write response unstable' "$T/out" || fail "--rule"
+printf '# laxer\nwrite_slow_warn = 40\nwrite_slow_fail=50   # still a number\n' >"$T/rules"
+run 0 "$HDDSCOPE" verdict --rules "$T/rules" "$T/retry"
+run 0 "$HDDSCOPE" verdict --json --rules "$T/rules" "$T/retry"
+python3 -c '
+import json,sys
+v=json.load(open(sys.argv[1]))
+assert v["verdict"]=="PASS" and v["rules"]["write_slow_fail"]==50, v
+r=[x for x in v["reasons"] if x["rule"]=="write_slow"][0]
+assert r["level"]=="PASS" and 0 < r["figure"] < 40, r' "$T/out" || fail "--json"
+run 1 "$HDDSCOPE" verdict --rule nosuch=1 "$T/retry"
+expect_err "unknown rule 'nosuch'"
+run 1 "$HDDSCOPE" verdict --rule write_slow_fail=abc "$T/retry"
+expect_err "write_slow_fail must be a number"
+printf 'write_slow_fail 3\n' >"$T/badrules"
+run 1 "$HDDSCOPE" verdict --rules "$T/badrules" "$T/retry"
+expect_err "badrules:1: 'write_slow_fail 3': expected NAME=VALUE"
+run 2 "$HDDSCOPE" verdict "$T/nonexistent"
+expect_err "open $T/nonexistent: No such file or directory"
+mkdir "$T/empty"
+run 2 "$HDDSCOPE" verdict "$T/empty"
+expect_err "no hddscope data files"
+run 1 "$HDDSCOPE" verdict
+run 0 "$HDDSCOPE" verdict --help
+grep -q 'Exit codes: 0 PASS, 4 WARN, 5 FAIL' "$T/out" || fail "--help exit codes"
+pass "rules, JSON and errors"
