@@ -612,10 +612,14 @@ int hd_cmd_verdict(int argc, char **argv)
 				bad = 1;
 			}
 		}
-		if (!bad && hd_jv_set(o, "reasons", arr) == 0) {
+		/* hd_jv_set takes its value, on failure too. */
+		if (!bad) {
+			bad = hd_jv_set(o, "reasons", arr);
 			arr = NULL;
+		}
+		if (!bad) {
 			bad = hd_jv_set(sum, "verdict", o);
-			o = bad ? o : NULL;
+			o = NULL;
 		}
 		if (bad || hd_jv_save(path, sum))
 			hd_warn("could not store the verdict in %s", path);
