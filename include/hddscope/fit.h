@@ -42,4 +42,42 @@ int hd_fit_update_summary(const char *dir, char *err, size_t errlen);
 /* hddscope fit DIR [--drive-out FILE.drive] */
 int hd_cmd_fit(int argc, char **argv);
 
+/* ---- shared by fit.c, fit_drive.c, cmd_fit.c and the tests ---- */
+
+/* A point of the seek curve pooled over both directions: |d| in bytes, ms, samples. */
+struct hd_fit_pt {
+	double d, ms;
+	size_t n;
+	int key;
+};
+
+/* Ruemmler-Wilkes: a + b*sqrt(d) for d < knee, else c + e*d (d in bytes, ms); rms of the fit. */
+struct hd_fit_rw {
+	double a, b, knee, c, e, rms;
+};
+
+/* Fit the model to n points ascending in d (weights: samples); 0, or -1 with fewer than 2 points. */
+int hd_fit_rw(const struct hd_fit_pt *pt, size_t n, struct hd_fit_rw *m);
+double hd_fit_rw_at(const struct hd_fit_rw *m, double d);
+
+/*
+ * Bytes per revolution of the track under a read at tiny signed distance d
+ * (|d| <= 2 blocks) that waited a revolution: lat = rev * (1 + d / B).
+ * NAN when the sample is not of that kind.
+ */
+double hd_fit_track_bytes(double d, double lat, double rev, double block);
+
+/*
+ * Put fit (which this takes over, also on failure) into dir/summary.json
+ * as "fit".  0, or -1 with a message in err.
+ */
+int hd_fit_store_summary(const char *dir, struct hd_jv *fit, char *err, size_t errlen);
+
+/*
+ * Write a simulated-drive model (format 1) of the drive fitted in dir: fit
+ * is its fit section, name the model's name.  0, or -1 with err.
+ */
+int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *path, const char *name,
+		       char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,172 @@
+/*
+ * hddscope fit DIR: fit the drive from the data files of a profile
+ * directory (fit.c), write DIR/seekcurve.tsv and the "fit" section of
+ * DIR/summary.json, print the figures, and optionally write a simulated
+ * drive model of the measured drive (fit_drive.c).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hddscope/cli.h"
+#include "hddscope/cmd.h"
+#include "hddscope/fit.h"
+#include "hddscope/json.h"
+
+static void fit_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hddscope fit [OPTIONS] DIR\n"
+"\n"
+"Fit the drive from the data files in DIR (a profile directory, or any\n"
+"directory of hddscope data files): the seek curve with rotation, transfer\n"
+"and overhead removed (DIR/seekcurve.tsv), the revolution time and rpm, the\n"
+"controller overhead, track-to-track, average and full-stroke seek, a\n"
+"Ruemmler-Wilkes model of the curve, read-ahead, write cache and zone rates.\n"
+"The figures go into DIR/summary.json as \"fit\" (the file is created when\n"
+"absent; its other sections are kept).  Only the files are read, never a\n"
+"device.\n"
+"\n"
+"  --drive-out FILE    also write a simulated-drive model (format 1) of the\n"
+"                      fitted drive, to run as sim:FILE\n"
+"  --json              print the fit section as JSON instead of the summary\n"
+"  -q, --quiet         print nothing but errors\n"
+"  -h, --help          this help\n"
+"\n"
+"Exit codes: 0 ok, 1 usage, 2 nothing to fit (no usable data, unreadable\n"
+"file), 3 an output could not be written.\n");
+}
+
+static void put_ms(const char *label, const struct hd_jv *fit, const char *key)
+{
+	double v = hd_jv_num(fit, key, NAN);
+
+	if (isfinite(v))
+		printf("%-22s %.3f ms\n", label, v);
+	else
+		printf("%-22s not measured\n", label);
+}
+
+static const char *onoff(const struct hd_jv *fit, const char *path)
+{
+	const struct hd_jv *v = hd_jv_get(fit, path);
+
+	if (!v || v->type == HD_JV_NULL)
+		return "not measured";
+	if (v->type == HD_JV_BOOL)
+		return v->num ? "on" : "off";
+	return v->type == HD_JV_STR ? v->str : "?";
+}
+
+static void print_fit(const char *dir, const struct hd_jv *fit)
+{
+	const struct hd_jv *steps = hd_jv_get(fit, "zones.steps"), *hdr;
+
+	printf("fit of %s\n", dir);
+	printf("%-22s %.1f +- %.1f (%s)\n", "rpm", hd_jv_num(fit, "rpm", NAN), hd_jv_num(fit, "rpm_uncertainty", NAN),
+	       hd_jv_str(fit, "rpm_method"));
+	put_ms("revolution", fit, "revolution_ms");
+	put_ms("overhead", fit, "overhead_ms");
+	put_ms("track-to-track seek", fit, "track_to_track_ms");
+	put_ms("average seek", fit, "avg_seek_ms");
+	put_ms("full-stroke seek", fit, "full_stroke_ms");
+	if (hd_jv_get(fit, "model.a"))
+		printf("%-22s %.4g + %.4g*sqrt(d) below %.4g bytes, %.4g + %.4g*d above (rms %.3f ms)\n", "model",
+		       hd_jv_num(fit, "model.a", NAN), hd_jv_num(fit, "model.b", NAN),
+		       hd_jv_num(fit, "model.knee_bytes", NAN), hd_jv_num(fit, "model.c", NAN),
+		       hd_jv_num(fit, "model.e", NAN), hd_jv_num(fit, "model.rms_ms", NAN));
+	printf("%-22s %s", "read-ahead", onoff(fit, "read_ahead.detected"));
+	if (hd_jv_num(fit, "read_ahead.bytes", 0) > 0)
+		printf(", at least %.0f bytes", hd_jv_num(fit, "read_ahead.bytes", 0));
+	hdr = hd_jv_get(fit, "read_ahead.header");
+	printf("%s%s%s\n", hdr && hdr->type == HD_JV_STR ? " (drive says " : "",
+	       hdr && hdr->type == HD_JV_STR ? hdr->str : "", hdr && hdr->type == HD_JV_STR ? ")" : "");
+	printf("%-22s %s", "write cache", onoff(fit, "write_cache.detected"));
+	hdr = hd_jv_get(fit, "write_cache.header");
+	printf("%s%s%s\n", hdr && hdr->type == HD_JV_STR ? " (drive says " : "",
+	       hdr && hdr->type == HD_JV_STR ? hdr->str : "", hdr && hdr->type == HD_JV_STR ? ")" : "");
+	if (steps && steps->type == HD_JV_ARR)
+		printf("%-22s %.2f MB/s outer, %.2f MB/s inner, %zu steps\n", "zones",
+		       hd_jv_num(fit, "zones.outer_mb_s", NAN), hd_jv_num(fit, "zones.inner_mb_s", NAN), steps->n);
+	printf("%-22s %s/%s\n", "seek curve", dir, hd_jv_str(fit, "seekcurve_file"));
+}
+
+int hd_cmd_fit(int argc, char **argv)
+{
+	enum { O_DRIVE = 1000, O_JSON };
+	static const struct option lo[] = {
+		{ "drive-out", required_argument, NULL, O_DRIVE },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *drive = NULL, *dir;
+	int c, json = 0, quiet = 0;
+	char err[1024], name[200];
+	struct hd_jv *fit;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qh", lo, NULL)) != -1) {
+		switch (c) {
+		case O_DRIVE:
+			if (!*optarg) {
+				hd_err("--drive-out: empty file name");
+				return hd_usage_hint("fit");
+			}
+			drive = optarg;
+			break;
+		case O_JSON:
+			json = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fit_usage(stdout);
+			return HD_EXIT_OK;
+		case ':':
+			hd_err("option '%s' needs a value", argv[optind - 1]);
+			return hd_usage_hint("fit");
+		default:
+			hd_err("unknown option '%s'", argv[optind - 1]);
+			return hd_usage_hint("fit");
+		}
+	}
+	if (argc - optind != 1) {
+		hd_err(argc - optind ? "too many arguments: '%s'" : "DIR is required: the profile directory to fit%s",
+		       argc - optind ? argv[optind + 1] : "");
+		return hd_usage_hint("fit");
+	}
+	dir = argv[optind];
+	if (hd_fit_dir(dir, &fit, err, sizeof(err))) {
+		hd_err("fit %s: %s", dir, err);
+		return HD_EXIT_SETUP;
+	}
+	if (!quiet && json) {
+		struct hd_json j;
+
+		hd_json_init(&j, stdout, 1);
+		hd_jv_emit(&j, NULL, fit);
+		putchar('\n');
+	} else if (!quiet) {
+		print_fit(dir, fit);
+	}
+	if (drive) {
+		snprintf(name, sizeof(name), "fitted from %.180s", dir);
+		if (hd_fit_write_drive(dir, fit, drive, name, err, sizeof(err))) {
+			hd_err("%s", err);
+			hd_jv_free(fit);
+			return HD_EXIT_RUNTIME;
+		}
+		if (!quiet && !json)
+			printf("%-22s %s\n", "drive model", drive);
+	}
+	if (hd_fit_store_summary(dir, fit, err, sizeof(err))) {
+		hd_err("%s", err);
+		return HD_EXIT_RUNTIME;
+	}
+	return HD_EXIT_OK;
+}

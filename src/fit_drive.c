@@ -1,0 +1,286 @@
+/*
+ * fit --drive-out: a simulated-drive model (format 1, data/drives/README.md)
+ * of a fitted drive, from its fit section and DIR/seekcurve.tsv, so that a
+ * measured drive can be simulated and the simulation measured again.
+ *
+ * The host cannot see surfaces, so every "cylinder" here is one track
+ * (surfaces = 1).  Track sizes come from the tiny-distance response reads
+ * (bytes per revolution at both ends of the device), shaped by the zone
+ * steps where the media sets the rate; the seek table is the measured curve
+ * with each byte distance mapped to tracks through that layout at the seek
+ * reference, extended to the full stroke by the Ruemmler-Wilkes model.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/datafile.h"
+#include "hddscope/fit.h"
+
+#define MAX_ZONES 64
+#define EQUAL_ZONES 8		/* when the zone curve says nothing about tracks */
+#define MAX_POINTS 512
+
+struct dzone {
+	double first_byte;
+	uint64_t first_cyl, ncyl;
+	uint32_t spt;
+};
+
+struct layout {
+	struct dzone z[MAX_ZONES];
+	size_t n;
+	uint32_t sb;
+};
+
+/* Cylinder (track) holding byte offset off, fractional. */
+static double cyl_of(const struct layout *L, double off)
+{
+	size_t i = 0;
+
+	while (i + 1 < L->n && off >= L->z[i + 1].first_byte)
+		i++;
+	return (double)L->z[i].first_cyl + (off - L->z[i].first_byte) / ((double)L->z[i].spt * L->sb);
+}
+
+/* Tracks between ref and ref +- D, the mean of both directions where both fit. */
+static double cyls_for(const struct layout *L, double ref, double D, double cap)
+{
+	int up = ref + D < cap, down = ref - D >= 0;
+
+	if (up && down)
+		return (cyl_of(L, ref + D) - cyl_of(L, ref - D)) / 2;
+	if (up)
+		return cyl_of(L, ref + D) - cyl_of(L, ref);
+	if (down)
+		return cyl_of(L, ref) - cyl_of(L, ref - D);
+	return cyl_of(L, cap - 1) - cyl_of(L, 0);
+}
+
+/* Zones: sizes by bytes, track bytes per zone; 0 or -1 when nothing tells the track size. */
+static int make_layout(const struct hd_jv *fit, double rev, struct layout *L, int *iface_bound, double *iface)
+{
+	const struct hd_jv *steps = hd_jv_get(fit, "zones.steps");
+	double cap = hd_jv_num(fit, "capacity_bytes", NAN), to = hd_jv_num(fit, "track_bytes.outer", NAN);
+	double ti = hd_jv_num(fit, "track_bytes.inner", NAN), ro = hd_jv_num(fit, "zones.outer_mb_s", NAN);
+	double ri = hd_jv_num(fit, "zones.inner_mb_s", NAN), B[MAX_ZONES], start[MAX_ZONES];
+	size_t nz = steps && steps->type == HD_JV_ARR ? steps->n : 0;
+	uint64_t cyl = 0;
+
+	L->sb = 512;
+	if (!isfinite(to) && isfinite(ti))
+		to = ti;
+	if (!isfinite(ti) && isfinite(to))
+		ti = to;
+	/*
+	 * A flat zone curve over tracks that shrink inwards means the interface,
+	 * not the media, set the rate: the zones then come from the track sizes.
+	 */
+	*iface_bound = isfinite(to) && isfinite(ro) && isfinite(ri) && ro / ri < 1.05 && to / ti > 1.15;
+	*iface = *iface_bound ? ro * 1.01 : (isfinite(ro) ? 3 * ro : 1000);
+	if (nz > MAX_ZONES)
+		nz = MAX_ZONES;
+	if (nz >= 2 && !*iface_bound) {
+		double r0 = hd_jv_num(steps->items[0], "mb_s", NAN);
+
+		for (size_t i = 0; i < nz; i++) {
+			double r = hd_jv_num(steps->items[i], "mb_s", NAN);
+
+			start[i] = i ? hd_jv_num(steps->items[i], "offset_bytes", 0) : 0;
+			/* Media rate follows track size; without a measured size assume 15% lost to skews. */
+			B[i] = isfinite(to) ? to * r / r0 : r * rev * 1e3 * 1.15;
+		}
+	} else if (isfinite(to)) {
+		nz = EQUAL_ZONES;
+		for (size_t i = 0; i < nz; i++) {
+			start[i] = cap * (double)i / (double)nz;
+			B[i] = to + (ti - to) * ((double)i + 0.5) / (double)nz;
+		}
+	} else if (nz >= 1) {
+		nz = 1;
+		start[0] = 0;
+		B[0] = hd_jv_num(steps->items[0], "mb_s", NAN) * rev * 1e3 * 1.15;
+	} else {
+		return -1;
+	}
+	L->n = 0;
+	for (size_t i = 0; i < nz; i++) {
+		double end = i + 1 < nz ? start[i + 1] : cap;
+		uint32_t spt = (uint32_t)llround(B[i] / L->sb);
+		uint64_t ncyl;
+
+		if (!(spt >= 2) || !(end > start[i]))
+			continue;
+		ncyl = (uint64_t)llround((end - start[i]) / ((double)spt * L->sb));
+		if (ncyl == 0)
+			continue;
+		L->z[L->n++] = (struct dzone){ start[i], cyl, ncyl, spt };
+		cyl += ncyl;
+	}
+	return L->n ? 0 : -1;
+}
+
+struct row {
+	double d, ms, n;
+};
+
+/* The seek curve from seekcurve.tsv, both directions merged where distances lie within 15%. */
+static size_t read_curve(const char *dir, double *D, double *ms, char *err, size_t errlen)
+{
+	char path[4096];
+	struct hd_df *df;
+	const struct hd_df_col *d, *s, *n;
+	double wsum = 0;
+	size_t k = 0;
+	struct row r[MAX_POINTS];
+	size_t nr = 0;
+
+	snprintf(path, sizeof(path), "%s/seekcurve.tsv", dir);
+	if (hd_df_read(path, &df, err, errlen))
+		return 0;
+	d = hd_df_col(df, "distance_bytes");
+	s = hd_df_col(df, "seek_ms");
+	n = hd_df_col(df, "samples");
+	for (size_t i = 0; d && s && n && i < df->nrows && nr < MAX_POINTS; i++)
+		r[nr++] = (struct row){ fabs(d->num[i]), s->num[i], n->num[i] };
+	hd_df_free(df);
+	/* Insertion sort by |d|: a few hundred rows at most. */
+	for (size_t i = 1; i < nr; i++)
+		for (size_t j = i; j > 0 && r[j].d < r[j - 1].d; j--) {
+			struct row t = r[j];
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	for (size_t i = 0; i < nr; i++) {
+		if (k && r[i].d < 1.15 * D[k - 1]) {
+			/* Merge into the last point, weighted by samples. */
+			D[k - 1] = (D[k - 1] * wsum + r[i].d * r[i].n) / (wsum + r[i].n);
+			ms[k - 1] = (ms[k - 1] * wsum + r[i].ms * r[i].n) / (wsum + r[i].n);
+			wsum += r[i].n;
+			continue;
+		}
+		D[k] = r[i].d;
+		ms[k] = r[i].ms;
+		wsum = r[i].n;
+		k++;
+	}
+	return k;
+}
+
+int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *path, const char *name,
+		       char *err, size_t errlen)
+{
+	double rev = hd_jv_num(fit, "revolution_ms", NAN), cap = hd_jv_num(fit, "capacity_bytes", NAN);
+	double C = hd_jv_num(fit, "overhead_ms", NAN), block = hd_jv_num(fit, "block_bytes", 4096);
+	double hit = hd_jv_num(fit, "cache_hit_ms", NAN), t2t = hd_jv_num(fit, "track_to_track_ms", NAN);
+	double ref = hd_jv_num(fit, "seek_reference_bytes", cap / 2), qg = hd_jv_num(fit, "queue_gain", NAN);
+	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, last_c = 0, total_cyl;
+	const struct hd_jv *ra = hd_jv_get(fit, "read_ahead.detected");
+	const char *wc = hd_jv_str(fit, "write_cache.detected");
+	struct hd_fit_rw rw = { hd_jv_num(fit, "model.a", NAN), hd_jv_num(fit, "model.b", NAN),
+				hd_jv_num(fit, "model.knee_bytes", NAN), hd_jv_num(fit, "model.c", NAN),
+				hd_jv_num(fit, "model.e", NAN), 0 };
+	struct layout L;
+	size_t np;
+	int bound, ra_on = ra && ra->type == HD_JV_BOOL && ra->num;
+	char tmp[4200], nm[128];
+	FILE *f;
+
+	if (!(rev > 0) || !(cap > 0)) {
+		snprintf(err, errlen, "%s: the fit has no revolution time or capacity", dir);
+		return -1;
+	}
+	if (make_layout(fit, rev, &L, &bound, &iface)) {
+		snprintf(err, errlen, "%s: no track sizes (response reads at tiny distances) or zone rates to lay "
+				      "out a drive", dir);
+		return -1;
+	}
+	np = read_curve(dir, D, ms, err, errlen);
+	if (!np) {
+		if (!*err)
+			snprintf(err, errlen, "%s/seekcurve.tsv: no rows", dir);
+		return -1;
+	}
+	/* '#' would start a comment in the model file. */
+	snprintf(nm, sizeof(nm), "%s", name);
+	for (char *p = nm; *p; p++)
+		if (*p == '#' || *p == '\n')
+			*p = '_';
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		snprintf(err, errlen, "create %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	Bmid = (double)L.z[L.n / 2].spt * L.sb;
+	/* The drive's fixed time for a block: overhead plus the transfer, whichever of media or interface is slower. */
+	X = fmax(block * rev / Bmid + L.sb / (iface * 1e3), block / (iface * 1e3));
+	fprintf(f, "# A model of the drive measured in %s, written by hddscope fit --drive-out.\n"
+		   "# Surfaces are not visible from the host: every cylinder is one track.\n"
+		   "format = 1\nname = %s\nrpm = %.6f\nsector_bytes = %u\nsurfaces = 1\n",
+		dir, nm, 60000.0 / rev, L.sb);
+	for (size_t i = 0; i < L.n; i++) {
+		/* A cylinder switch is a one-track seek: the skew covers it, as a real layout does. */
+		uint32_t skew = (uint32_t)ceil((isfinite(t2t) ? t2t : 1.0) / rev * L.z[i].spt) + 1;
+
+		if (skew >= L.z[i].spt)
+			skew = L.z[i].spt - 1;
+		fprintf(f, "zone = %llu %llu %u 0 %u\n", (unsigned long long)L.z[i].first_cyl,
+			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew);
+	}
+	total_cyl = (double)(L.z[L.n - 1].first_cyl + L.z[L.n - 1].ncyl);
+	if (isfinite(t2t) && cyls_for(&L, ref, D[0], cap) >= 2) {
+		fprintf(f, "seek = 1 %.4f\n", fmax(t2t, 0.01));
+		last_c = 1;
+	}
+	for (size_t i = 0; i < np; i++) {
+		double c = floor(cyls_for(&L, ref, D[i], cap) + 0.5);
+
+		if (c <= last_c || c >= total_cyl)
+			continue;
+		fprintf(f, "seek = %.0f %.4f\n", c, fmax(ms[i], 0.01));
+		last_c = c;
+	}
+	/* Beyond the measured distances, the model up to the full stroke. */
+	if (isfinite(rw.a) && isfinite(rw.c)) {
+		for (double d = D[np - 1] * 1.5; last_c < total_cyl - 1; d *= 1.5) {
+			double c = d >= cap ? total_cyl - 1 : floor(cyls_for(&L, cap / 2, d, cap) + 0.5);
+
+			if (c > last_c) {
+				fprintf(f, "seek = %.0f %.4f\n", c, fmax(hd_fit_rw_at(&rw, fmin(d, cap)), 0.01));
+				last_c = c;
+			}
+		}
+	}
+	fprintf(f, "read_overhead_ms = %.4f\nwrite_overhead_ms = %.4f\ncache_hit_overhead_ms = %.4f\n",
+		isfinite(C) ? fmax(C - X, 0) : 0.3, isfinite(C) ? fmax(C - X, 0) : 0.3,
+		isfinite(hit) ? fmax(hit - block / (iface * 1e3), 0) : 0.1);
+	fprintf(f, "interface_mb_s = %.4f\n", iface);
+	if (ra_on) {
+		double kb = ceil(fmax(hd_jv_num(fit, "read_ahead.bytes", 0), 65536) / 1024);
+
+		fprintf(f, "cache_segments = 4\ncache_segment_kb = %.0f\nreadahead_kb = %.0f\n", fmax(2 * kb, 256), kb);
+	} else {
+		fprintf(f, "cache_segments = 4\ncache_segment_kb = 64\nreadahead_kb = 0\n");
+	}
+	if (wc && strcmp(wc, "on") == 0)
+		fprintf(f, "write_cache = on\nwrite_cache_kb = 512\n");
+	else
+		fprintf(f, "write_cache = off\n");
+	fprintf(f, "queue_depth = %d\n", isfinite(qg) && qg > 1.3 ? 32 : 1);
+	if (fflush(f) || ferror(f)) {
+		snprintf(err, errlen, "write %s: %s", tmp, strerror(errno));
+		fclose(f);
+		remove(tmp);
+		return -1;
+	}
+	fclose(f);
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "rename %s: %s", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}

