@@ -40,7 +40,7 @@ static void fail(char *err, size_t errlen, const char *fmt, ...)
 struct inputs {
 	struct hd_df *df[MAX_FILES];
 	size_t n;
-	const struct hd_df *seek, *resp, *interval, *zone, *queue;
+	const struct hd_df *seek, *resp, *interval, *zone, *queue, *qreq;
 };
 
 /* A sample: signed distance and latency (ms); start is the response's start_bytes. */
@@ -139,6 +139,8 @@ static int load_inputs(const char *dir, struct inputs *in, char *err, size_t err
 			in->zone = df;
 		} else if (strcmp(t, "queue") == 0 && !hd_df_meta(df, "table") && hd_df_col(df, "iops")) {
 			in->queue = df;
+		} else if (strcmp(t, "queue") == 0 && hd_df_col(df, "offset_bytes") && hd_df_col(df, "start_ms")) {
+			in->qreq = df;
 		}
 	}
 	closedir(dh);
@@ -433,6 +435,13 @@ static double curve_at(const struct pbin *b, size_t nb, double d)
 	return b[i - 1].lo + (b[i].lo - b[i - 1].lo) * (x - log(b[i - 1].d)) / (log(b[i].d) - log(b[i - 1].d));
 }
 
+static int cmp_pbin(const void *a, const void *b)
+{
+	double x = ((const struct pbin *)a)->d, y = ((const struct pbin *)b)->d;
+
+	return (x > y) - (x < y);
+}
+
 /* Sort by bin key, then negative before positive, then |d|. */
 static int cmp_key(const void *a, const void *b)
 {
@@ -477,8 +486,10 @@ struct fit {
 	size_t npool;
 	struct hd_fit_rw rw;
 	int have_rw;
-	double far_c, far_e;	/* the curve's far end, c + e*d, for the full stroke */
+	double far_c, far_e;	/* the curve's far end, c + e * tracks, for the full stroke */
 	int have_far;
+	struct samp *far;	/* response and queue samples beyond half the device */
+	size_t nfar;
 	double t2t, avg, full;
 	int ra;			/* -1 unknown, 0 no, 1 yes */
 	double ra_bytes;
@@ -560,7 +571,39 @@ int hd_fit_rw(const struct hd_fit_pt *pt, size_t n, struct hd_fit_rw *m)
 	return 0;
 }
 
-/* The pooled curve at d: linear between points, the model beyond the last. */
+/*
+ * Tracks crossed by a seek over d bytes from a uniformly random start,
+ * with the bytes per track falling linearly from the outer to the inner
+ * end as measured (B(x) = Bo + (Bi - Bo) x / cap, so a stretch [x, y]
+ * holds cap / (Bi - Bo) * ln(B(y) / B(x)) tracks); d itself when the track
+ * sizes are unknown.  Long seeks are straight lines in tracks, not bytes.
+ * tracks() averages over the start.
+ */
+/* Tracks between byte offsets x < y, in units of the mean track. */
+static double seg_tracks(const struct fit *f, double x, double y)
+{
+	double bo = f->trk_outer, bi = f->trk_inner, k;
+
+	if (!isfinite(bo) || !isfinite(bi) || fabs(bi - bo) < 0.01 * bo)
+		return y - x;
+	k = (bi - bo) / f->cap;
+	return log((bo + k * y) / (bo + k * x)) / k * (bo + bi) / 2;
+}
+
+static double tracks(const struct fit *f, double d)
+{
+	const int N = 32;
+	double s = 0;
+
+	for (int i = 0; i < N; i++) {
+		double x = (f->cap - d) * (i + 0.5) / N;
+
+		s += seg_tracks(f, x, x + d);
+	}
+	return s / N;
+}
+
+/* The pooled curve at d: linear between points, the far line beyond the last. */
 static double pooled_at(const struct fit *f, double d)
 {
 	const struct hd_fit_pt *p = f->pool;
@@ -571,7 +614,7 @@ static double pooled_at(const struct fit *f, double d)
 	for (size_t i = 1; i < n; i++)
 		if (d <= p[i].d)
 			return p[i - 1].ms + (p[i].ms - p[i - 1].ms) * (d - p[i - 1].d) / (p[i].d - p[i - 1].d);
-	return f->have_far ? f->far_c + f->far_e * d : p[n - 1].ms;
+	return f->have_far ? f->far_c + f->far_e * tracks(f, d) : p[n - 1].ms;
 }
 
 
@@ -640,12 +683,50 @@ static int cmp_row(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The queue probe's single client reads random offsets one after another:
+ * each read's distance from the one before is a seek sample, and random
+ * pairs reach the long distances the seek file does not (a quarter of them
+ * lie beyond half the device).  Both reads must have gone to the media.
+ */
+static struct samp *queue_samples(const struct hd_df *df, size_t *n)
+{
+	const struct hd_df_col *p, *o, *t, *l, *c;
+	struct samp *v;
+	double prev = NAN;
+
+	*n = 0;
+	if (!df)
+		return NULL;
+	p = hd_df_col(df, "procs");
+	o = hd_df_col(df, "offset_bytes");
+	t = hd_df_col(df, "start_ms");
+	l = hd_df_col(df, "latency_ms");
+	c = hd_df_col(df, "class");
+	if (!p || !o || !t || !l || !c || p->type != HD_COL_NUM || o->type != HD_COL_NUM || l->type != HD_COL_NUM ||
+	    c->type != HD_COL_STR || !df->nrows || !(v = malloc(df->nrows * sizeof(*v))))
+		return NULL;
+	for (size_t i = 0; i < df->nrows; i++) {
+		int media = strcmp(hd_df_str(c, i), "media") == 0;
+
+		if (p->num[i] != 1) {
+			prev = NAN;
+			continue;
+		}
+		if (media && !isnan(prev))
+			v[(*n)++] = (struct samp){ o->num[i] - prev, l->num[i], prev, 0 };
+		prev = media ? o->num[i] : NAN;
+	}
+	return v;
+}
+
 /* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
 static int seek_curve(struct fit *f, const struct inputs *in, char *err, size_t errlen)
 {
-	size_t ns = 0, nr = 0, nb = 0, nh = 0, maxn = 0;
+	size_t ns = 0, nr = 0, nq = 0, nb = 0, nh = 0;
 	struct samp *s = samples(in->seek, "read", "media", &ns);
 	struct samp *r = samples(in->resp, "read", "media", &nr), *all = NULL;
+	struct samp *q = queue_samples(in->qreq, &nq);
 	struct pbin *b = NULL;
 	double smin = INFINITY, smax = 0, *tmp = NULL, *dist = NULL, *delta = NULL, *sig2 = NULL;
 	int rc = -1;
@@ -689,6 +770,32 @@ static int seek_curve(struct fit *f, const struct inputs *in, char *err, size_t 
 	}
 	for (size_t i = 0; i < ns; i++)
 		s[i].key = (int)floor(log2(fabs(s[i].d) / smin) * BINS_PER_OCTAVE);
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < nq; i++)
+			if (fabs(q[i].d) >= f->resp_from && q[i].d != 0) {
+				q[k] = q[i];
+				q[k++].key = 2000000 + (int)floor(log2(fabs(q[i].d)) * BINS_PER_OCTAVE);
+			}
+		nq = k;
+	}
+	/* From here on the response and queue samples are one set. */
+	if (nq) {
+		struct samp *rq = realloc(r, (nr + nq) * sizeof(*r));
+
+		if (!rq) {
+			fail(err, errlen, "out of memory");
+			goto out;
+		}
+		r = rq;
+		memcpy(r + nr, q, nq * sizeof(*q));
+		nr += nq;
+	}
+	f->far = malloc((nr ? nr : 1) * sizeof(*f->far));
+	for (size_t i = 0; f->far && i < nr; i++)
+		if (fabs(r[i].d) >= f->cap / 2)
+			f->far[f->nfar++] = r[i];
 	all = malloc((ns + nr ? ns + nr : 1) * sizeof(*all));
 	b = calloc(ns + nr ? ns + nr : 1, sizeof(*b));
 	f->rows = calloc(2 * (ns + nr) + 1, sizeof(*f->rows));
@@ -714,8 +821,8 @@ static int seek_curve(struct fit *f, const struct inputs *in, char *err, size_t 
 		if (j - i < MIN_BIN)
 			continue;
 		b[nb++] = (struct pbin){ geo_mean(all, i, j), 0, 0, i, m, j, all[i].key };
-		maxn = j - i > maxn ? j - i : maxn;
 	}
+	qsort(b, nb, sizeof(*b), cmp_pbin);
 	/*
 	 * The band of each bin; a bin whose latencies span less than half a
 	 * revolution did not sample the rotation and is dropped.  (Moving
@@ -788,6 +895,7 @@ static int seek_curve(struct fit *f, const struct inputs *in, char *err, size_t 
 out:
 	free(s);
 	free(r);
+	free(q);
 	free(all);
 	free(b);
 	free(tmp);
@@ -800,7 +908,7 @@ out:
 /*
  * Datasheet figures: track-to-track is the shortest distance's positioning
  * (from the host a head switch and a one-cylinder seek look alike);
- * full stroke a straight line through the points beyond a quarter of the
+ * full stroke a straight line in tracks through the points beyond half the
  * device (the coasting part of a seek), taken to the device's whole length:
  * the response probe's longest distance starts every sample at the same
  * place, so it cannot be measured directly, and the Ruemmler-Wilkes line,
@@ -810,25 +918,89 @@ out:
  * density 2 (cap - d) / cap^2, which is the vendors' "average over all
  * possible seeks" taken over bytes.
  */
+/*
+ * The far end of the curve straight from the samples beyond half the
+ * device: L = C + c + e * T + W with T the tracks each one crossed (its
+ * own start is known) and W uniform over a revolution.  For a slope e the
+ * band edge of L - e * T is found as for a bin; the slope is the one that
+ * fits the most samples into one revolution (the middle of the slopes that
+ * do), which, like the band edge, errs as 1/n rather than 1/sqrt(n).
+ */
+static int far_line(struct fit *f)
+{
+	const int G = 600;
+	size_t n = f->nfar, best = 0, cnt;
+	double *x, *r, emax = 0, e0 = NAN, e1 = NAN, sp;
+
+	if (n < 20)
+		return -1;
+	x = malloc(n * sizeof(*x));
+	r = malloc(n * sizeof(*r));
+	if (!x || !r) {
+		free(x);
+		free(r);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double a = f->far[i].start, b = a + f->far[i].d;
+
+		x[i] = seg_tracks(f, fmin(a, b), fmax(a, b));
+		emax = fmax(emax, f->far[i].lat / x[i]);
+	}
+	for (int g = 0; g <= G; g++) {
+		double e = emax * g / G;
+
+		for (size_t i = 0; i < n; i++)
+			r[i] = f->far[i].lat - e * x[i];
+		hd_sort_doubles(r, n);
+		cnt = 0;
+		for (size_t i = 0, j = 0; i < n; i++) {
+			while (j < n && r[j] <= r[i] + 1.01 * f->rev)
+				j++;
+			cnt = j - i > cnt ? j - i : cnt;
+		}
+		if (cnt > best) {
+			best = cnt;
+			e0 = e1 = e;
+		} else if (cnt == best) {
+			e1 = e;
+		}
+	}
+	f->far_e = (e0 + e1) / 2;
+	for (size_t i = 0; i < n; i++)
+		r[i] = f->far[i].lat - f->far_e * x[i];
+	f->far_c = band_edge(r, n, f->rev, &sp) - f->C;
+	free(x);
+	free(r);
+	return 0;
+}
+
 static void datasheet(struct fit *f)
 {
 	const int N = 20000;
 	double h = f->cap / N, s = 0;
-
 	size_t a = f->npool;
 
-	while (a > 0 && f->pool[a - 1].d >= f->cap / 4)
+	while (a > 0 && f->pool[a - 1].d >= f->cap / 2)
 		a--;
-	if (f->npool - a >= 2) {
-		lsq(f->pool, a, f->npool, 0, &f->far_c, &f->far_e);
+	if (far_line(f) == 0) {
 		f->have_far = 1;
-	} else if (f->have_rw) {
-		f->far_c = f->rw.c;
-		f->far_e = f->rw.e;
-		f->have_far = 1;
+	} else if (f->npool - a >= 2) {
+		/* Too few samples for the band: a line through the pooled points. */
+		struct hd_fit_pt *far = malloc((f->npool - a) * sizeof(*far));
+
+		for (size_t i = a; far && i < f->npool; i++) {
+			far[i - a] = f->pool[i];
+			far[i - a].d = tracks(f, f->pool[i].d);
+		}
+		if (far) {
+			lsq(far, 0, f->npool - a, 0, &f->far_c, &f->far_e);
+			f->have_far = 1;
+		}
+		free(far);
 	}
 	f->t2t = f->pool[0].ms;
-	f->full = f->have_far ? f->far_c + f->far_e * f->cap : f->pool[f->npool - 1].ms;
+	f->full = f->have_far ? f->far_c + f->far_e * tracks(f, f->cap) : f->pool[f->npool - 1].ms;
 	for (int i = 0; i < N; i++) {
 		double d = (i + 0.5) * h;
 
@@ -1167,8 +1339,8 @@ static int write_seekcurve(const char *dir, const struct fit *f, const struct in
 	copy_meta(w, src, "capacity_bytes");
 	copy_meta(w, src, "sector_bytes");
 	hd_dfw_meta(w, "reference_bytes", "%.0f", f->ref);
-	hd_dfw_meta(w, "source", "%s%s%s", in->seek ? "seek (read)" : "", in->seek && in->resp ? ", " : "",
-		    in->resp ? "response (read)" : "");
+	hd_dfw_meta(w, "source", "%s%s%s%s", in->seek ? "seek (read)" : "", in->seek && in->resp ? ", " : "",
+		    in->resp ? "response (read)" : "", in->qreq ? ", queue (one client)" : "");
 	if (in->seek && in->resp)
 		hd_dfw_meta(w, "response_from_bytes", "%.0f", f->resp_from);
 	hd_dfw_meta(w, "estimator", "trimmed midrange of each bin minus half a revolution and the overhead");
@@ -1234,12 +1406,12 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 		f->C = 0;
 		f->C_method = "none (no response data or calibration): seek times include it";
 	}
+	track_bytes(f, in);
 	if (seek_curve(f, in, err, errlen))
 		return -1;
 	datasheet(f);
 	read_ahead(f, in);
 	write_cache(f, in);
-	track_bytes(f, in);
 	return 0;
 }
 
@@ -1247,6 +1419,7 @@ static void free_fit(struct fit *f)
 {
 	free(f->rows);
 	free(f->pool);
+	free(f->far);
 }
 
 int hd_fit_dir(const char *dir, struct hd_jv **out, char *err, size_t errlen)
