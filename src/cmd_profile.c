@@ -18,6 +18,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
+#include "hddscope/fit.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/plot.h"
@@ -530,8 +531,21 @@ int hd_cmd_profile(int argc, char **argv)
 		double drive_s = (double)hd_session_total_dev_ns / 1e9, cpu_s = cpu_seconds() - cpu0;
 		double wall_s = (double)hd_mono_ns() / 1e9 - wall0;
 
-		if (write_summary(&o, d, &ident, rc, complete, est, drive_s, cpu_s, wall_s, started) && ex == HD_EXIT_OK)
-			ex = HD_EXIT_RUNTIME;
+		if (write_summary(&o, d, &ident, rc, complete, est, drive_s, cpu_s, wall_s, started)) {
+			if (ex == HD_EXIT_OK)
+				ex = HD_EXIT_RUNTIME;
+		} else {
+			char err[1024];
+
+			/* A profile without fittable data is still a profile: warn only. */
+			if (hd_fit_update_summary(o.dir, err, sizeof(err))) {
+				hd_warn("fit %s: %s", o.dir, err);
+			} else if (!o.no_charts && hd_plot_available()) {
+				snprintf(path, sizeof(path), "%s/seekcurve.tsv", o.dir);
+				if (hd_plot_file(path, charts, o.svg ? "svg" : "png", 0) && ex == HD_EXIT_OK)
+					ex = HD_EXIT_RUNTIME;
+			}
+		}
 		if (!o.c.quiet) {
 			fprintf(stderr, "profile %s: drive time ", complete ? "done" : "incomplete");
 			put_duration(stderr, drive_s);

@@ -1347,7 +1347,7 @@ static int write_seekcurve(const char *dir, const struct fit *f, const struct in
 	hd_dfw_meta(w, "revolution_ms", "%.6f", f->rev);
 	hd_dfw_meta(w, "overhead_ms", "%.6f", f->C);
 	if (f->have_rw)
-		hd_dfw_meta(w, "model", "a=%.6g b=%.6g knee_bytes=%.6g c=%.6g e=%.6g rms_ms=%.4f", f->rw.a, f->rw.b,
+		hd_dfw_meta(w, "rw_model", "a=%.6g b=%.6g knee_bytes=%.6g c=%.6g e=%.6g rms_ms=%.4f", f->rw.a, f->rw.b,
 			    f->rw.knee, f->rw.c, f->rw.e, f->rw.rms);
 	for (size_t k = 0; k < f->nrows; k++)
 		total += f->rows[k].n;
