@@ -1057,49 +1057,21 @@ static void read_ahead(struct fit *f, const struct inputs *in)
 }
 
 /*
- * Write cache: a cached write completes with no positioning and no
- * rotational wait; without the cache, the seek and response writes (whose
- * target was just read, untimed) wait most of a revolution.  The median of
- * those writes below a quarter revolution means on.  Without them the
- * interval file decides: mostly labelled cache (its own write
- * calibration) means on.
+ * Write cache.  The interval probe calibrates it directly (the same block
+ * written twice: a second write far cheaper than a media read went to the
+ * cache) and labels its writes: mostly "cache" means on.  Without an
+ * interval file, the seek writes (not taken with --sync) decide: a cached
+ * write needs no positioning and no rotation, so at least 3% of them run
+ * faster than all but 1% of the seek reads.  Only the first writes may be
+ * fast: a closed loop with no idle time fills the cache, and from then on
+ * each write waits for a destage.
  */
 static void write_cache(struct fit *f, const struct inputs *in)
 {
-	double *w = NULL;
-	size_t nw = 0;
-
 	f->wc = -1;
 	f->wc_method = NULL;
 	f->wc_median = NAN;
-	for (size_t k = 0; k < in->n; k++) {
-		const char *t = hd_df_meta(in->df[k], "test");
-		size_t n;
-		struct samp *v;
-		double *nw2;
-
-		if (!t || (strcmp(t, "seek") && strcmp(t, "response")))
-			continue;
-		v = samples(in->df[k], "write", "media cache", &n);
-		if (!v || !n) {
-			free(v);
-			continue;
-		}
-		nw2 = realloc(w, (nw + n) * sizeof(*w));
-		if (!nw2) {
-			free(v);
-			break;
-		}
-		w = nw2;
-		for (size_t i = 0; i < n; i++)
-			w[nw++] = v[i].lat;
-		free(v);
-	}
-	if (nw >= 10) {
-		f->wc_median = median(w, nw);
-		f->wc = f->wc_median < 0.25 * f->rev;
-		f->wc_method = "median of seek and response write latencies against a quarter revolution";
-	} else if (in->interval) {
+	if (in->interval) {
 		const struct hd_df_col *c = hd_df_col(in->interval, "class");
 		size_t cache = 0, all = 0;
 
@@ -1111,10 +1083,38 @@ static void write_cache(struct fit *f, const struct inputs *in)
 		}
 		if (all) {
 			f->wc = cache * 2 > all;
-			f->wc_method = "interval writes labelled cache by the write calibration";
+			f->wc_method = "interval writes labelled cache by the probe's write calibration";
+			return;
 		}
 	}
-	free(w);
+	for (size_t k = 0; k < in->n && in->seek; k++) {
+		const char *t = hd_df_meta(in->df[k], "test"), *sy = hd_df_meta(in->df[k], "sync_writes");
+		size_t nw, nr, fast = 0;
+		struct samp *w, *r;
+		double *lat, p1;
+
+		if (!t || strcmp(t, "seek") || (sy && strcmp(sy, "yes") == 0))
+			continue;
+		w = samples(in->df[k], "write", "media cache", &nw);
+		r = samples(in->seek, "read", "media", &nr);
+		lat = malloc((nr ? nr : 1) * sizeof(*lat));
+		if (w && r && lat && nw >= 20 && nr >= 100) {
+			for (size_t i = 0; i < nr; i++)
+				lat[i] = r[i].lat;
+			hd_sort_doubles(lat, nr);
+			p1 = hd_percentile_sorted(lat, nr, 1);
+			for (size_t i = 0; i < nw; i++)
+				fast += w[i].lat < p1;
+			f->wc = fast * 100 >= nw * 3;
+			f->wc_median = p1;
+			f->wc_method = "seek writes faster than the 1st percentile of seek reads (3% or more: on)";
+		}
+		free(w);
+		free(r);
+		free(lat);
+		if (f->wc >= 0)
+			return;
+	}
 }
 
 /* Track bytes (per revolution) at the ends of the device from the tiny-distance response reads. */
@@ -1279,7 +1279,7 @@ static void put_fit_json(struct hd_json *j, const struct fit *f, const struct in
 	else
 		hd_json_null(j, "agrees");
 	hd_json_str(j, "method", f->wc_method);
-	hd_json_num(j, "write_median_ms", f->wc_median);
+	hd_json_num(j, "read_p1_ms", f->wc_median);
 	hd_json_end(j);
 	hd_json_obj(j, "track_bytes");
 	hd_json_num(j, "outer", f->trk_outer);

@@ -132,7 +132,7 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
 	char path[4096];
 	struct hd_df *df;
 	const struct hd_df_col *d, *s, *n;
-	double wsum = 0;
+	double wsum = 0, raw_left;
 	size_t k = 0;
 	struct row r[MAX_POINTS];
 	size_t nr = 0;
@@ -165,6 +165,14 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
 		ms[k] = r[i].ms;
 		wsum = r[i].n;
 		k++;
+	}
+	/* A [1 2 1] / 4 smoothing: the table should carry the curve, not each bin's noise. */
+	raw_left = k ? ms[0] : 0;
+	for (size_t i = 1; i + 1 < k; i++) {
+		double cur = ms[i];
+
+		ms[i] = (raw_left + 2 * cur + ms[i + 1]) / 4;
+		raw_left = cur;
 	}
 	return k;
 }

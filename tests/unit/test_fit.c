@@ -63,9 +63,9 @@ static const char *profile(const char *name, const char *target, const char *see
 }
 
 /* A preset's model text with the keys of extra replaced (or added); written to dir/name.drive. */
-__attribute__((unused)) static const char *variant(const char *preset, const char *name, const char *extra)
+static const char *variant(const char *preset, const char *name, const char *extra)
 {
-	static char spec[300];
+	static char spec[320];
 	const struct hd_preset *p = hd_preset_find(preset);
 	char path[300];
 	const char *s;
@@ -268,6 +268,104 @@ START_TEST(test_st320420a)
 }
 END_TEST
 
+/* Read-ahead and write cache as the timings show them, on variants with each on and off. */
+static void check_caches(const char *preset, const char *extra, int ra, int wc)
+{
+	char name[64];
+	const char *spec, *d;
+	struct hd_jv *fit;
+	const struct hd_jv *v;
+
+	snprintf(name, sizeof(name), "%s-ra%d-wc%d", preset, ra, wc);
+	spec = variant(preset, name, extra);
+	d = profile(name, spec, "1", 1);
+	fit = fit_of(d);
+	v = hd_jv_get(fit, "read_ahead.detected");
+	ck_assert_msg(v && v->type == HD_JV_BOOL && (int)v->num == ra, "%s: read-ahead not reported as %d", name, ra);
+	ck_assert_str_eq(hd_jv_str(fit, "write_cache.detected"), wc ? "on" : "off");
+	/* The simulated drive's identity says the same, and the fit says so. */
+	ck_assert_str_eq(hd_jv_str(fit, "write_cache.header"), wc ? "on" : "off");
+	ck_assert_int_eq((int)hd_jv_num(fit, "write_cache.agrees", -1), 1);
+	if (ra)
+		ck_assert_double_gt(hd_jv_num(fit, "read_ahead.bytes", 0), 0);
+	else
+		ck_assert_double_eq(hd_jv_num(fit, "read_ahead.bytes", -1), 0);
+	hd_jv_free(fit);
+}
+
+START_TEST(test_caches_dtla)
+{
+	check_caches("dtla307030", "readahead_kb = 256\nwrite_cache = on\nwrite_cache_kb = 512\n", 1, 1);
+	check_caches("dtla307030", "readahead_kb = 0\nwrite_cache = off\nwrite_cache_kb = 0\n", 0, 0);
+}
+END_TEST
+
+START_TEST(test_caches_atlas3)
+{
+	check_caches("atlas3", "readahead_kb = 32\nwrite_cache = off\nwrite_cache_kb = 0\n", 1, 0);
+	check_caches("atlas3", "readahead_kb = 0\nwrite_cache = on\nwrite_cache_kb = 32\n", 0, 1);
+}
+END_TEST
+
+/*
+ * A drive written by --drive-out, profiled again: its fitted seek curve
+ * within 10% of the original's in 90% of the bins both have (1 MB .. 1 GB).
+ */
+START_TEST(test_drive_out)
+{
+	const char *d = profile("orig", "sim:atlas3", "1", 0);
+	char orig[300], drive[320], spec[330], err[1024];
+	struct hd_jv *fit = fit_of(d);
+	struct hd_df *a, *b;
+	const struct hd_df_col *ad, *am, *bd, *bm;
+	size_t n = 0, ok = 0;
+	struct hd_sim_model *m;
+
+	snprintf(orig, sizeof(orig), "%s", d);
+	snprintf(drive, sizeof(drive), "%s/fitted.drive", dir);
+	ck_assert_msg(hd_fit_write_drive(orig, fit, drive, "fitted from orig", err, sizeof(err)) == 0, "%s", err);
+	hd_jv_free(fit);
+	/* The model loads, and its name says where it came from. */
+	snprintf(spec, sizeof(spec), "sim:%s", drive);
+	m = load_model(drive);
+	ck_assert_str_eq(m->name, "fitted from orig");
+	ck_assert_double_lt(rel((double)m->sectors * m->sector_bytes, 9178112000.0), 0.01);
+	hd_sim_model_free(m);
+	d = profile("again", spec, "2", 0);
+	fit = fit_of(d);
+	a = curve_of(orig);
+	b = curve_of(d);
+	ad = hd_df_col(a, "distance_bytes");
+	am = hd_df_col(a, "seek_ms");
+	bd = hd_df_col(b, "distance_bytes");
+	bm = hd_df_col(b, "seek_ms");
+	for (size_t i = 0; i < a->nrows; i++) {
+		size_t best = 0;
+
+		if (fabs(ad->num[i]) < 1e6 || fabs(ad->num[i]) > 1e9)
+			continue;
+		/* The bin of the other curve at the nearest distance in the same direction. */
+		for (size_t j = 1; j < b->nrows; j++)
+			if (fabs(log(bd->num[j] / ad->num[i])) < fabs(log(bd->num[best] / ad->num[i])) ||
+			    (bd->num[best] < 0) != (ad->num[i] < 0))
+				best = j;
+		if ((bd->num[best] < 0) != (ad->num[i] < 0) || fabs(log(bd->num[best] / ad->num[i])) > log(1.15))
+			continue;
+		n++;
+		ok += rel(bm->num[best], am->num[i]) <= 0.10;
+		if (getenv("FIT_VERBOSE"))
+			fprintf(stderr, "drive-out %14.0f orig %7.3f again %7.3f\n", ad->num[i], am->num[i], bm->num[best]);
+	}
+	fprintf(stderr, "drive-out: %zu of %zu bins within 10%%; rpm %.1f\n", ok, n, hd_jv_num(fit, "rpm", NAN));
+	ck_assert_uint_ge(n, 40);
+	ck_assert_msg(ok * 10 >= n * 9, "%zu of %zu bins within 10%%", ok, n);
+	ck_assert_double_lt(rel(hd_jv_num(fit, "rpm", NAN), 7200), 0.005);
+	hd_df_free(a);
+	hd_df_free(b);
+	hd_jv_free(fit);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fit");
@@ -281,6 +379,9 @@ int main(void)
 	tcase_add_test(tc, test_cheetah9lp);
 	tcase_add_test(tc, test_dtla307030);
 	tcase_add_test(tc, test_st320420a);
+	tcase_add_test(tc, test_caches_dtla);
+	tcase_add_test(tc, test_caches_atlas3);
+	tcase_add_test(tc, test_drive_out);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
