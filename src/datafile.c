@@ -317,6 +317,28 @@ static int dict_index(struct hd_df_col *c, const char *s)
 	return (int)c->ndict++;
 }
 
+/*
+ * Columns that hold quantities must hold numbers on every row, the first
+ * included: by name, a unit suffix or a count.
+ */
+static int numeric_name(const char *n)
+{
+	static const char *suffix[] = { "_bytes", "_ms", "_s", "_mb_s", "_us", "_c" };
+	static const char *names[] = { "iops", "mb_s", "requests", "procs", "client", "pid", "samples", "index",
+				       "lba", "blocks", "bytes", "seconds" };
+	size_t len = strlen(n);
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(n, names[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		size_t k = strlen(suffix[i]);
+		if (len > k && strcmp(n + len - k, suffix[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Parse one data row (fields is scratch space for ncols pointers). */
 static int parse_row(struct hd_df *df, char *line, size_t lineno, size_t *cap, char **fields,
 		     char *err, size_t errlen)
@@ -341,7 +363,8 @@ static int parse_row(struct hd_df *df, char *line, size_t lineno, size_t *cap, c
 	}
 	if (r == 0)
 		for (size_t i = 0; i < n; i++)
-			df->cols[i].type = hd_parse_double(fields[i], &v) == 0 ? HD_COL_NUM : HD_COL_STR;
+			df->cols[i].type = numeric_name(df->cols[i].name) || hd_parse_double(fields[i], &v) == 0 ?
+						   HD_COL_NUM : HD_COL_STR;
 	if (r == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 1024;
 		for (size_t i = 0; i < n; i++)

@@ -61,8 +61,9 @@ struct hd_df {
 
 /*
  * Read a data file.  Returns 0, or -1 with "FILE:LINE: reason" in err
- * (-errno style reasons for I/O).  A column is numeric when its first row
- * parses as a number; every later row must agree.  At most 255 distinct
+ * (-errno style reasons for I/O).  A column is numeric when its name says
+ * it holds a quantity (a unit suffix such as _bytes or _ms, or a count such
+ * as iops) or its first row parses as a number; every row must agree.  At most 255 distinct
  * strings per text column.
  */
 int hd_df_read(const char *path, struct hd_df **out, char *err, size_t errlen);

@@ -10,6 +10,27 @@ mkfifo "$T/fifo"
 mkdir "$T/dir"
 out=$T/o.tsv
 
+# Malformed data files, each in a directory of its own (for plot, fit and verdict).
+H='# hddscope-data 1\n# test: seek\n'
+C='# columns: distance_bytes offset_bytes latency_ms op class\n'
+mk() { mkdir -p "$T/$1"; printf "$2" >"$T/$1/seek-read.tsv"; }
+mk trunc "$H# device: x\n"
+mk version "# hddscope-data 7\n# test: seek\n$C"
+mk missing "$H${C}1\t2\t3.5\tread\n"
+mk extra "$H${C}1\t2\t3.5\tread\tmedia\t9\n"
+mk nonnum "$H${C}1\t2\tfast\tread\tmedia\n"
+mk empty ""
+mk nul "$H${C}1\t2\t3\0\tread\tmedia\n"
+mkdir -p "$T/long"
+{ printf "$H$C"; head -c $((1 << 20)) /dev/zero | tr '\0' 7; printf '\t2\t3\tread\tmedia\n'; } >"$T/long/seek-read.tsv"
+# Malformed models and traces.
+printf 'format = 1\nrpm = 7200\nfoo = 3\n' >"$T/key.drive"
+printf 'format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 2\nzone = 10 5 100\nseek = 1 1\n' >"$T/zones.drive"
+printf 'format = 2\n' >"$T/fmt.drive"
+: >"$T/empty.trace"
+printf 'R 0 8\nX 1 1\n' >"$T/op.trace"
+printf 'R 0 x\n' >"$T/count.trace"
+
 # exit code | stderr regex | arguments (split on spaces; @IMG@ etc. replaced)
 cases=$(cat <<'TABLE'
 1|--range '1.5q': not a valid number|seek --range 1.5q @IMG@
@@ -45,6 +66,40 @@ cases=$(cat <<'TABLE'
 2|create /nonexistent-dir/x.tsv: No such file or directory|seek -o /nonexistent-dir/x.tsv @IMG@
 2|open /nonexistent.tsv: No such file or directory|plot /nonexistent.tsv
 2|open /nonexistent/disk: No such file or directory|info /nonexistent/disk
+2|seek-read.tsv:3: truncated header|plot @D@/trunc/seek-read.tsv
+2|seek-read.tsv:1: unsupported format version 7|plot @D@/version/seek-read.tsv
+2|seek-read.tsv:4: 4 fields, expected 5|plot @D@/missing/seek-read.tsv
+2|seek-read.tsv:4: 6 fields, expected 5|plot @D@/extra/seek-read.tsv
+2|seek-read.tsv:4: column latency_ms: not a number: 'fast'|plot @D@/nonnum/seek-read.tsv
+2|seek-read.tsv: empty file|plot @D@/empty/seek-read.tsv
+2|seek-read.tsv:4: NUL byte|plot @D@/nul/seek-read.tsv
+2|seek-read.tsv:4: line longer than|plot @D@/long/seek-read.tsv
+2|seek-read.tsv:4: 4 fields, expected 5|verdict @D@/missing
+2|seek-read.tsv:1: unsupported format version 7|verdict @D@/version
+2|seek-read.tsv:4: column latency_ms: not a number|fit @D@/nonnum
+2|key.drive:3: unknown key 'foo'|seek @D@/SIM:key.drive
+2|zones.drive:5: |seek @D@/SIM:zones.drive
+2|fmt.drive:1: |info @D@/SIM:fmt.drive
+2|unknown preset 'nosuch' \(see 'hddscope sim list'\)|seek sim:nosuch
+2|open /nonexistent.drive: No such file or directory|seek sim:/nonexistent.drive
+2|empty.trace: no requests in trace|replay --drive atlas3 @D@/empty.trace
+2|op.trace:2: the operation must be R or W|replay --drive atlas3 @D@/op.trace
+2|count.trace:1: bad block count|replay --drive atlas3 @D@/count.trace
+2|unknown preset 'nosuch'|replay --drive nosuch @D@/op.trace
+1|missing --drive|replay @D@/op.trace
+2|mkdir /proc/hddscope-nope: |profile -q --quick -o /proc/hddscope-nope sim:atlas3
+2|create /proc/hddscope.tsv: |seek -o /proc/hddscope.tsv @IMG@
+2|interval writes to .*add --write|interval -o @D@/i.tsv @IMG@
+1|--procs '0': must be a comma-separated list|queue --procs 0 @IMG@
+1|--time and --requests exclude each other|queue --time 1s --requests 5 @IMG@
+1|--time '0': must be a positive duration|bench --time 0 @IMG@
+1|--size 1m: must be at least 8m|zone --size 1m @IMG@
+1|--points 39: must be between 40 and|response --points 39 @IMG@
+1|--reps 0: must be between 1 and|media --reps 0 @IMG@
+1|--seed '-1': must not be negative|seek --seed -1 @IMG@
+1|-o DIR is required|profile sim:atlas3
+1|unknown rule 'nope'|verdict --rule nope=1 @D@/missing
+1|no profile directory given|verdict
 TABLE
 )
 
@@ -52,6 +107,7 @@ n=0
 while IFS='|' read -r want re args; do
 	args=${args//@IMG@/$img}; args=${args//@DIR@/$T/dir}; args=${args//@FIFO@/$T/fifo}
 	args=${args//@EMPTY@/$T/empty.img}; args=${args//@TINY@/$T/tiny.img}
+	args=${args//@D@\/SIM:/sim:$T/}; args=${args//@D@/$T}
 	re=${re//@DIR@/$T/dir}; re=${re//@FIFO@/$T/fifo}
 	rm -f "$out"
 	# shellcheck disable=SC2086

@@ -143,6 +143,8 @@ static const struct bad_case bad_cases[] = {
 	{ "missing column", HDR "# columns: a b c\n1\t2\t3\n4\t5\n", 0, "bad.tsv:5: 2 fields, expected 3" },
 	{ "extra column", HDR "# columns: a b\n1\t2\t3\n", 0, "bad.tsv:4: 3 fields, expected 2" },
 	{ "non-numeric", HDR "# columns: a b\n1\t2\n3\tx\n", 0, "bad.tsv:5: column b: not a number: 'x'" },
+	{ "non-numeric quantity", HDR "# columns: latency_ms class\nfast\tmedia\n", 0,
+	  "bad.tsv:4: column latency_ms: not a number: 'fast'" },
 	{ "malformed header", HDR "# just words\n# columns: a\n1\n", 0, "bad.tsv:3: malformed header line" },
 	{ "header after columns", HDR "# columns: a\n1\n# late: x\n", 0, "bad.tsv:5: header line after the columns" },
 	{ "no test key", "# hddscope-data 1\n# columns: a\n1\n", 0, "bad.tsv: no 'test:' header line" },
