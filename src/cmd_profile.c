@@ -18,6 +18,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
+#include "hddscope/evidence.h"
 #include "hddscope/fit.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
@@ -270,6 +271,20 @@ static void summarize_file(struct hd_json *j, const char *path)
 		hd_json_num(j, "drive_time_s", atof(v) / 1e3);
 	if ((v = hd_df_meta(df, "cache_threshold_ms")))
 		hd_json_str(j, "cache_threshold_ms", v);
+	{
+		/* Where the drive failed, for whoever reads the summary rather than the data. */
+		double at[100];
+		size_t n = hd_df_error_offsets(df, at, 100);
+
+		if (n) {
+			hd_json_arr(j, "failing_offsets");
+			for (size_t i = 0; i < n && i < 100; i++)
+				hd_json_num(j, NULL, at[i]);
+			hd_json_end(j);
+			if (n > 100)
+				hd_json_uint(j, "failing_offsets_not_listed", n - 100);
+		}
+	}
 	lat = hd_df_col(df, "latency_ms");
 	cls = hd_df_col(df, "class");
 	if (lat && lat->type == HD_COL_NUM) {

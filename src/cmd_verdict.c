@@ -17,6 +17,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
+#include "hddscope/evidence.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/stats.h"
@@ -323,40 +324,18 @@ static void rule_errors(struct verdict *v, struct hd_df **dfs, const char **name
 	uint64_t total = 0;
 
 	for (size_t f = 0; f < nf; f++) {
-		const struct hd_df *df = dfs[f];
-		const struct hd_df_col *cls, *off, *dist, *start;
 		const char *m;
-		double ref;
+		double at[12];
+		size_t k;
 
-		if (!df)
+		if (!dfs[f])
 			continue;
-		m = hd_df_meta(df, "samples_error");
+		m = hd_df_meta(dfs[f], "samples_error");
 		total += m ? strtoull(m, NULL, 10) : 0;
-		cls = hd_df_col(df, "class");
-		if (!cls || cls->type != HD_COL_STR)
-			continue;
-		off = hd_df_col(df, "offset_bytes");
-		dist = hd_df_col(df, "distance_bytes");
-		start = hd_df_col(df, "start_bytes");
-		ref = hd_df_meta(df, "reference_bytes") ? atof(hd_df_meta(df, "reference_bytes")) : NAN;
-		for (size_t i = 0; i < df->nrows; i++) {
-			double at = NAN;
-
-			if (strcmp(hd_df_str(cls, i), "error") != 0)
-				continue;
-			/* Where the file says where: an offset, start + distance, or reference + distance. */
-			if (off && off->type == HD_COL_NUM)
-				at = off->num[i];
-			else if (start && dist)
-				at = start->num[i] + dist->num[i];
-			else if (dist && !isnan(ref))
-				at = ref + dist->num[i];
-			if (!isnan(at) && listed < 12 && len < sizeof(list) - 40) {
-				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s@%.0f", listed ? ", " : "",
-							names[f], at);
-				listed++;
-			}
-		}
+		k = hd_df_error_offsets(dfs[f], at, 12);
+		for (size_t i = 0; i < k && i < 12 && listed < 12 && len < sizeof(list) - 40; i++, listed++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s@%.0f", listed ? ", " : "",
+						names[f], at[i]);
 	}
 	if (total >= rule("errors_fail"))
 		add(v, "errors", L_FAIL, (double)total, rule("errors_fail"), "I/O errors: %" PRIu64 " failed accesses%s%s%s",
