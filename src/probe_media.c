@@ -199,7 +199,8 @@ int hd_cmd_media(int argc, char **argv)
 			break;
 		if (rc == 0) {
 			rowsize = size;
-			target = (uint64_t)((int64_t)r + dist);
+			/* Within +-range of the central reference; the jitter moves only the positioning read. */
+			target = (uint64_t)((int64_t)a.ref + dist);
 			rc = hd_dev_timed(d, HD_OP_READ, buf, size, target, &lat);
 			if (rc == -EINTR && hd_interrupted)
 				break;
