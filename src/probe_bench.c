@@ -172,7 +172,11 @@ static void bench_seq_write(struct bench *b, struct bench_res *r, uint8_t *win, 
 	}
 }
 
-static void bench_rand(struct bench *b, struct bench_res *r, enum hd_op op, uint8_t *span, uint64_t spanlen,
+/*
+ * Random accesses of block bytes within [0, spanlen).  Reads go to buf
+ * (one block); writes write back buf + offset, the region's own bytes.
+ */
+static void bench_rand(struct bench *b, struct bench_res *r, enum hd_op op, uint8_t *buf, uint64_t spanlen,
 		       uint64_t block)
 {
 	uint64_t units = spanlen / block;
@@ -181,7 +185,7 @@ static void bench_rand(struct bench *b, struct bench_res *r, enum hd_op op, uint
 	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
 		uint64_t off = hd_rng_below(&b->s->run.rng, units) * block;
 
-		if (bench_io(b, r, op, span + off, block, off))
+		if (bench_io(b, r, op, op == HD_OP_WRITE ? buf + off : buf, block, off))
 			break;
 		if (r->requests % 64 == 0)
 			hd_run_progress(&b->s->run, (uint64_t)(r->ns / 1000000), (uint64_t)(b->limit_ns / 1000000));
@@ -205,7 +209,7 @@ int hd_cmd_bench(int argc, char **argv)
 	struct bench b;
 	struct bench_res res[4] = { { "seq_read", 0, 0, 0, 0 }, { "seq_write", 0, 0, 0, 0 },
 				    { "rand_read", 0, 0, 0, 0 }, { "rand_write", 0, 0, 0, 0 } };
-	uint8_t *seqbuf = NULL, *span = NULL;
+	uint8_t *seqbuf = NULL, *span = NULL, *rbuf = NULL;
 	uint64_t spanlen = 0, winlen = 0;
 	int rc, ex, all;
 
@@ -233,8 +237,15 @@ int hd_cmd_bench(int argc, char **argv)
 	spanlen = (o.span < b.d->size ? o.span : b.d->size) / o.rblock * o.rblock;
 	winlen = b.d->size < BENCH_SEQ_WINDOW ? b.d->size / BENCH_SEQ_IO * BENCH_SEQ_IO : BENCH_SEQ_WINDOW;
 	seqbuf = hd_buf_alloc(b.d, o.c.write_ok ? winlen : BENCH_SEQ_IO);
-	span = hd_buf_alloc(b.d, spanlen);
-	if (!seqbuf || !span || spanlen == 0) {
+	/*
+	 * Random reads all land in one block: only the random writes need the
+	 * region's bytes, and a region-sized buffer would cost --span of memory
+	 * and a cold destination for every read.
+	 */
+	rbuf = hd_buf_alloc(b.d, o.rblock);
+	if (o.c.write_ok)
+		span = hd_buf_alloc(b.d, spanlen);
+	if (!seqbuf || !rbuf || (o.c.write_ok && !span) || spanlen == 0) {
 		hd_err("%s: out of memory for the %llu-byte random region", b.d->path, (unsigned long long)spanlen);
 		hd_session_abort(&s);
 		ex = HD_EXIT_SETUP;
@@ -249,7 +260,7 @@ int hd_cmd_bench(int argc, char **argv)
 	if (o.c.write_ok && !hd_session_stop(&s))
 		bench_seq_write(&b, &res[1], seqbuf, winlen);
 	if (!hd_session_stop(&s))
-		bench_rand(&b, &res[2], HD_OP_READ, span, spanlen, o.rblock);
+		bench_rand(&b, &res[2], HD_OP_READ, rbuf, spanlen, o.rblock);
 	if (o.c.write_ok && !hd_session_stop(&s)) {
 		/* The random writes write back what the region holds now. */
 		rc = hd_dev_io(b.d, HD_OP_READ, span, spanlen, 0);
@@ -285,5 +296,6 @@ int hd_cmd_bench(int argc, char **argv)
 out:
 	hd_buf_free(seqbuf, winlen);
 	hd_buf_free(span, spanlen);
+	hd_buf_free(rbuf, o.rblock);
 	return ex;
 }
