@@ -16,6 +16,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/session.h"
+#include "hddscope/stats.h"
 
 #define BENCH_SEQ_IO (2u << 20)
 #define BENCH_SEQ_WINDOW (32u << 20)
@@ -43,7 +44,8 @@ static void bench_usage(FILE *f)
 "  --block SIZE        random access size (4k)\n"
 "\n"
 "Prints one row: device | seq read | seq write | rand read | rand write, in\n"
-"MB/s (10^6 bytes/s) and IOPS.  Output: bench.tsv unless -o is given.\n");
+"MB/s (10^6 bytes/s) and IOPS.  The data file also holds each test's median\n"
+"latency.  Output: bench.tsv unless -o is given.\n");
 	hd_common_usage(f, 1);
 }
 
@@ -106,6 +108,8 @@ struct bench_res {
 	int ran;
 	uint64_t requests, bytes;
 	int64_t ns;		/* time spent in the timed accesses */
+	int64_t *lat;		/* every successful access's latency, for the median */
+	size_t nlat, cap;
 };
 
 struct bench {
@@ -124,6 +128,18 @@ static int bench_io(struct bench *b, struct bench_res *r, enum hd_op op, void *b
 	if (rc == 0) {
 		r->requests++;
 		r->bytes += len;
+		/* Kept outside the timed call; should memory run out the median covers fewer accesses. */
+		if (r->nlat == r->cap) {
+			size_t ncap = r->cap ? 2 * r->cap : 4096;
+			int64_t *p = realloc(r->lat, ncap * sizeof(*p));
+
+			if (p) {
+				r->lat = p;
+				r->cap = ncap;
+			}
+		}
+		if (r->nlat < r->cap)
+			r->lat[r->nlat++] = lat;
 	}
 	r->ns += lat;
 	return hd_session_sample(b->s, rc, op, off, lat, &cls) || hd_interrupted;
@@ -202,13 +218,20 @@ static double iops(const struct bench_res *r)
 	return r->ns > 0 ? (double)r->requests / ((double)r->ns / 1e9) : 0;
 }
 
+/* The median latency of the successful accesses (nearest rank), 0 when none. */
+static int64_t lat_p50(struct bench_res *r)
+{
+	hd_sort_i64(r->lat, r->nlat);
+	return hd_percentile_i64(r->lat, r->nlat, 50);
+}
+
 int hd_cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct hd_session s;
 	struct bench b;
-	struct bench_res res[4] = { { "seq_read", 0, 0, 0, 0 }, { "seq_write", 0, 0, 0, 0 },
-				    { "rand_read", 0, 0, 0, 0 }, { "rand_write", 0, 0, 0, 0 } };
+	struct bench_res res[4] = { { .name = "seq_read" }, { .name = "seq_write" }, { .name = "rand_read" },
+				    { .name = "rand_write" } };
 	uint8_t *seqbuf = NULL, *span = NULL, *rbuf = NULL;
 	uint64_t spanlen = 0, winlen = 0;
 	int rc, ex, all;
@@ -276,8 +299,10 @@ int hd_cmd_bench(int argc, char **argv)
 	for (int k = 0; k < 4; k++) {
 		if (!res[k].ran)
 			continue;
-		fprintf(s.rows, "%s\t%.3f\t%.1f\t%" PRIu64 "\t%" PRIu64 "\t%.6f\n", res[k].name, mb_s(&res[k]),
+		fprintf(s.rows, "%s\t%.3f\t%.1f\t%" PRIu64 "\t%" PRIu64 "\t%.6f\t", res[k].name, mb_s(&res[k]),
 			iops(&res[k]), res[k].requests, res[k].bytes, (double)res[k].ns / 1e9);
+		hd_put_ms(s.rows, lat_p50(&res[k]));
+		fputc('\n', s.rows);
 	}
 	{
 		/* The figures are the command's result: printed whatever --quiet says. */
@@ -292,8 +317,10 @@ int hd_cmd_bench(int argc, char **argv)
 		printf("%s | %.2f | %s | %.3f (%.0f IOPS) | %s\n", b.d->path, mb_s(&res[0]), w1, mb_s(&res[2]),
 		       iops(&res[2]), w2);
 	}
-	ex = hd_session_end(&s, "test mb_s iops requests bytes seconds", all);
+	ex = hd_session_end(&s, "test mb_s iops requests bytes seconds lat_p50_ms", all);
 out:
+	for (int k = 0; k < 4; k++)
+		free(res[k].lat);
 	hd_buf_free(seqbuf, winlen);
 	hd_buf_free(span, spanlen);
 	hd_buf_free(rbuf, o.rblock);
