@@ -1397,6 +1397,18 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 				  "two blocks, or a write-interval sawtooth)");
 		return -1;
 	}
+	/*
+	 * Spinning disks turn between 3600 and 15000 rpm, a few hundred to
+	 * many thousand either way at most: anything else found here is no
+	 * rotation at all (an SSD, RAM, a file the page cache serves), and a
+	 * seek curve with a revolution removed would be nonsense.
+	 */
+	if (!(f->rev >= 1.0 && f->rev <= 100.0) || !(f->rev_unc < 0.1 * f->rev)) {
+		fail(err, errlen, "no rotation found: the revolution came out at %.4f +- %.4f ms (%.0f rpm); this "
+				  "device does not behave like a spinning disk, so no seek curve is fitted",
+		     f->rev, f->rev_unc, f->rev > 0 ? 60000 / f->rev : 0.0);
+		return -1;
+	}
 	if (in->resp && overhead_from_response(in->resp, f->block, &f->C) == 0) {
 		f->C_method = "least response read time beyond two blocks (no positioning, no wait)";
 	} else if (isfinite(f->hit_ms)) {

@@ -155,6 +155,12 @@ int hd_plot_file(const char *data, const char *outdir, const char *ext, int prin
 		hd_df_free(df);
 		return HD_EXIT_SETUP;
 	}
+	/* A run stopped before its first sample still gets a chart that says so. */
+	if (df->nrows == 0 && find_script("empty", script, sizeof(script))) {
+		hd_err("%s: no rows, and no empty.gp to say so (set HDDSCOPE_PLOTS)", data);
+		hd_df_free(df);
+		return HD_EXIT_SETUP;
+	}
 	hd_df_free(df);
 	snprintf(tmp, sizeof(tmp), "%s", data);
 	snprintf(name, sizeof(name), "%s", basename(tmp));

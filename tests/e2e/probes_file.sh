@@ -71,4 +71,10 @@ for f in resp respw media zone bench benchw; do
 	run 0 "$HDDSCOPE" plot -o "$T/charts" "$T/$f.tsv"
 	[ -s "$T/charts/$f.png" ] || fail "no chart for $f"
 done
+# A file without a single row (a run stopped before its first sample) still charts.
+for t in seek response media zone bench queue interval seekcurve; do
+	printf '# hddscope-data 1\n# test: %s\n# complete: no\n# columns: a_bytes b_ms\n' $t >"$T/empty-$t.tsv"
+	run 0 "$HDDSCOPE" plot -o "$T/charts" "$T/empty-$t.tsv"
+	[ -s "$T/charts/empty-$t.png" ] || fail "no chart for an empty $t file"
+done
 pass "charts"

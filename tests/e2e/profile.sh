@@ -86,6 +86,9 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 	run 0 "$HDDSCOPE" profile --quiet --quick --write -o "$T/loop" "$dev"
 	check_profile "$T/loop" "${write_probes[@]}"
 	[ "$(sha256sum <"$dev")" = "$sum0" ] || fail "profile --write changed the loop device"
+	# A device without rotation: fit says so and fits no seek curve; the profile still succeeds.
+	grep -q "warning: fit $T/loop: no rotation found" "$T/err" || { cat "$T/err" >&2; fail "fit on a loop device"; }
+	[ ! -e "$T/loop/seekcurve.tsv" ] || fail "a seek curve fitted to a device without rotation"
 	pass "profile --write on a loop device preserves every byte"
 else
 	echo "loop device part skipped: needs root and losetup" >&2
