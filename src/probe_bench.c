@@ -49,9 +49,29 @@ static void bench_usage(FILE *f)
 	hd_common_usage(f, 1);
 }
 
+enum { O_TIME = HD_OPT_FIRST_PROBE, O_SPAN, O_BLOCK };
+
+static int bench_opt(void *vo, int key, const char *arg)
+{
+	struct bench_opts *o = vo;
+
+	switch (key) {
+	case O_TIME:
+		if (hd_parse_duration(arg, &o->time_ns)) {
+			hd_err("--time '%s': must be a positive duration such as 3s or 500ms", arg);
+			return -1;
+		}
+		return 0;
+	case O_SPAN:
+		return hd_opt_size("--span", arg, &o->span);
+	case O_BLOCK:
+		return hd_opt_block("--block", arg, &o->rblock);
+	}
+	return 0;
+}
+
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
-	enum { O_TIME = HD_OPT_FIRST_PROBE, O_SPAN, O_BLOCK };
 	static const struct option lo[] = {
 		{ "time", required_argument, NULL, O_TIME },
 		{ "span", required_argument, NULL, O_SPAN },
@@ -59,47 +79,13 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, k;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
 	o->time_ns = 3000000000LL;
 	o->span = 100ULL << 20;
 	o->rblock = 4096;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			bench_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_TIME:
-			if (hd_parse_duration(optarg, &o->time_ns)) {
-				hd_err("--time '%s': must be a positive duration such as 3s or 500ms", optarg);
-				return -1;
-			}
-			break;
-		case O_SPAN:
-			if (hd_opt_size("--span", optarg, &o->span))
-				return -1;
-			break;
-		case O_BLOCK:
-			if (hd_opt_size("--block", optarg, &o->rblock))
-				return -1;
-			if (o->rblock == 0 || o->rblock > (64u << 20)) {
-				hd_err("--block %s: must be between one sector and 64m", optarg);
-				return -1;
-			}
-			break;
-		}
-	}
-	return hd_common_operands(&o->c, argc, argv);
+	return hd_probe_parse(argc, argv, lo, &o->c, bench_usage, bench_opt, o);
 }
 
 /* One sub-test's tally. */

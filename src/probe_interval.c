@@ -35,6 +35,8 @@ struct iv_opts {
 	size_t niv;
 	uint64_t reps, block, ref;
 	int have_ref;
+	int have_iv;		/* --intervals given */
+	const char *step;	/* --step, shorthand for --intervals 0:20:STEP */
 };
 
 static void iv_usage(FILE *f)
@@ -141,9 +143,37 @@ out:
 	return rc;
 }
 
+enum { O_INTERVALS = HD_OPT_FIRST_PROBE, O_STEP, O_REPS, O_OFFSET, O_BLOCK };
+
+static int iv_opt(void *vo, int key, const char *arg)
+{
+	struct iv_opts *o = vo;
+	double v;
+
+	switch (key) {
+	case O_INTERVALS:
+		o->have_iv = 1;
+		return parse_intervals(arg, o);
+	case O_STEP:
+		if (hd_parse_double(arg, &v) || !(v > 0)) {
+			hd_err("--step '%s': must be a positive number of milliseconds", arg);
+			return -1;
+		}
+		o->step = arg;
+		return 0;
+	case O_REPS:
+		return hd_opt_range("--reps", arg, 1, 1000000, &o->reps);
+	case O_OFFSET:
+		o->have_ref = 1;
+		return hd_opt_size("--offset", arg, &o->ref);
+	case O_BLOCK:
+		return hd_opt_block("--block", arg, &o->block);
+	}
+	return 0;
+}
+
 static int iv_parse(int argc, char **argv, struct iv_opts *o)
 {
-	enum { O_INTERVALS = HD_OPT_FIRST_PROBE, O_STEP, O_REPS, O_OFFSET, O_BLOCK };
 	static const struct option lo[] = {
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "step", required_argument, NULL, O_STEP },
@@ -153,67 +183,22 @@ static int iv_parse(int argc, char **argv, struct iv_opts *o)
 		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *step = NULL;
 	char range[64];
-	int c, k, have_iv = 0;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
 	o->reps = 5;
 	o->block = 4096;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			iv_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_INTERVALS:
-			if (parse_intervals(optarg, o))
-				return -1;
-			have_iv = 1;
-			break;
-		case O_STEP: {
-			double v;
-
-			if (hd_parse_double(optarg, &v) || !(v > 0)) {
-				hd_err("--step '%s': must be a positive number of milliseconds", optarg);
-				return -1;
-			}
-			step = optarg;
-			break;
-		}
-		case O_REPS:
-			if (hd_opt_range("--reps", optarg, 1, 1000000, &o->reps))
-				return -1;
-			break;
-		case O_OFFSET:
-			if (hd_opt_size("--offset", optarg, &o->ref))
-				return -1;
-			o->have_ref = 1;
-			break;
-		case O_BLOCK:
-			if (hd_opt_size("--block", optarg, &o->block))
-				return -1;
-			if (o->block == 0 || o->block > (64u << 20)) {
-				hd_err("--block %s: must be between one sector and 64m", optarg);
-				return -1;
-			}
-			break;
-		}
-	}
-	if (step && have_iv) {
+	rc = hd_probe_parse(argc, argv, lo, &o->c, iv_usage, iv_opt, o);
+	if (rc)
+		return rc;
+	if (o->step && o->have_iv) {
 		hd_err("--step and --intervals exclude each other (--step N is --intervals 0:20:N)");
 		return -1;
 	}
-	if (!have_iv) {
-		snprintf(range, sizeof(range), "0:20:%s", step ? step : "0.25");
+	if (!o->have_iv) {
+		snprintf(range, sizeof(range), "0:20:%s", o->step ? o->step : "0.25");
 		if (parse_intervals(range, o))
 			return -1;
 	}
@@ -222,7 +207,7 @@ static int iv_parse(int argc, char **argv, struct iv_opts *o)
 		       (unsigned long long)(o->niv * o->reps));
 		return -1;
 	}
-	return hd_common_operands(&o->c, argc, argv);
+	return 0;
 }
 
 /*

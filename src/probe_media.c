@@ -40,9 +40,28 @@ static void media_usage(FILE *f)
 	hd_common_usage(f, 0);
 }
 
+enum { O_MAX = HD_OPT_FIRST_PROBE, O_RANGE, O_REPS, O_REF };
+
+static int media_opt(void *vo, int key, const char *arg)
+{
+	struct media_opts *o = vo;
+
+	switch (key) {
+	case O_MAX:
+		return hd_opt_block("--max-size", arg, &o->max_size);
+	case O_RANGE:
+		return hd_opt_size("--range", arg, &o->range);
+	case O_REPS:
+		return hd_opt_range("--reps", arg, 1, 100000, &o->reps);
+	case O_REF:
+		o->have_ref = 1;
+		return hd_opt_size("--ref", arg, &o->ref);
+	}
+	return 0;
+}
+
 static int media_parse(int argc, char **argv, struct media_opts *o)
 {
-	enum { O_MAX = HD_OPT_FIRST_PROBE, O_RANGE, O_REPS, O_REF };
 	static const struct option lo[] = {
 		{ "max-size", required_argument, NULL, O_MAX },
 		{ "range", required_argument, NULL, O_RANGE },
@@ -51,50 +70,13 @@ static int media_parse(int argc, char **argv, struct media_opts *o)
 		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, k;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
 	o->max_size = 1 << 20;
 	o->range = 16 << 20;
 	o->reps = 20;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			media_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_MAX:
-			if (hd_opt_size("--max-size", optarg, &o->max_size))
-				return -1;
-			if (o->max_size == 0 || o->max_size > (64u << 20)) {
-				hd_err("--max-size %s: must be between one sector and 64m", optarg);
-				return -1;
-			}
-			break;
-		case O_RANGE:
-			if (hd_opt_size("--range", optarg, &o->range))
-				return -1;
-			break;
-		case O_REPS:
-			if (hd_opt_range("--reps", optarg, 1, 100000, &o->reps))
-				return -1;
-			break;
-		case O_REF:
-			if (hd_opt_size("--ref", optarg, &o->ref))
-				return -1;
-			o->have_ref = 1;
-			break;
-		}
-	}
-	return hd_common_operands(&o->c, argc, argv);
+	return hd_probe_parse(argc, argv, lo, &o->c, media_usage, media_opt, o);
 }
 
 struct media_aim {

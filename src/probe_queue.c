@@ -56,6 +56,7 @@ struct queue_opts {
 	uint64_t block, span;
 	int have_span;
 	int64_t time_ns;
+	int have_time;		/* --time given */
 	uint64_t requests;	/* per client; 0: bounded by time_ns */
 };
 
@@ -163,9 +164,41 @@ bad:
 	return -1;
 }
 
+enum { O_PROCS = HD_OPT_FIRST_PROBE, O_BLOCK, O_SPAN, O_TIME, O_REQUESTS };
+
+static int queue_opt(void *vo, int key, const char *arg)
+{
+	struct queue_opts *o = vo;
+
+	switch (key) {
+	case O_PROCS:
+		return parse_procs(arg, o);
+	case O_BLOCK:
+		return hd_opt_block("--block", arg, &o->block);
+	case O_SPAN:
+		if (hd_opt_size("--span", arg, &o->span))
+			return -1;
+		if (o->span == 0) {
+			hd_err("--span %s: must be greater than zero", arg);
+			return -1;
+		}
+		o->have_span = 1;
+		return 0;
+	case O_TIME:
+		if (hd_parse_duration(arg, &o->time_ns)) {
+			hd_err("--time '%s': must be a positive duration such as 10s, 500ms or 2m", arg);
+			return -1;
+		}
+		o->have_time = 1;
+		return 0;
+	case O_REQUESTS:
+		return hd_opt_range("--requests", arg, 1, QUEUE_MAX_RECORDS, &o->requests);
+	}
+	return 0;
+}
+
 static int queue_parse(int argc, char **argv, struct queue_opts *o)
 {
-	enum { O_PROCS = HD_OPT_FIRST_PROBE, O_BLOCK, O_SPAN, O_TIME, O_REQUESTS };
 	static const struct option lo[] = {
 		{ "procs", required_argument, NULL, O_PROCS },
 		{ "block", required_argument, NULL, O_BLOCK },
@@ -176,7 +209,7 @@ static int queue_parse(int argc, char **argv, struct queue_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const unsigned def_procs[] = { 1, 2, 4, 8, 16, 32 };
-	int c, k, have_time = 0;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
@@ -184,54 +217,10 @@ static int queue_parse(int argc, char **argv, struct queue_opts *o)
 	o->nprocs = sizeof(def_procs) / sizeof(def_procs[0]);
 	o->block = 4096;
 	o->time_ns = 10 * 1000000000LL;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			queue_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_PROCS:
-			if (parse_procs(optarg, o))
-				return -1;
-			break;
-		case O_BLOCK:
-			if (hd_opt_size("--block", optarg, &o->block))
-				return -1;
-			if (o->block == 0 || o->block > (64u << 20)) {
-				hd_err("--block %s: must be between one sector and 64m", optarg);
-				return -1;
-			}
-			break;
-		case O_SPAN:
-			if (hd_opt_size("--span", optarg, &o->span))
-				return -1;
-			if (o->span == 0) {
-				hd_err("--span %s: must be greater than zero", optarg);
-				return -1;
-			}
-			o->have_span = 1;
-			break;
-		case O_TIME:
-			if (hd_parse_duration(optarg, &o->time_ns)) {
-				hd_err("--time '%s': must be a positive duration such as 10s, 500ms or 2m", optarg);
-				return -1;
-			}
-			have_time = 1;
-			break;
-		case O_REQUESTS:
-			if (hd_opt_range("--requests", optarg, 1, QUEUE_MAX_RECORDS, &o->requests))
-				return -1;
-			break;
-		}
-	}
-	if (have_time && o->requests) {
+	rc = hd_probe_parse(argc, argv, lo, &o->c, queue_usage, queue_opt, o);
+	if (rc)
+		return rc;
+	if (o->have_time && o->requests) {
 		hd_err("--time and --requests exclude each other");
 		return -1;
 	}
@@ -239,7 +228,7 @@ static int queue_parse(int argc, char **argv, struct queue_opts *o)
 		hd_err("queue only reads; --write does not apply");
 		return -1;
 	}
-	return hd_common_operands(&o->c, argc, argv);
+	return 0;
 }
 
 static unsigned max_procs(const struct queue_opts *o)

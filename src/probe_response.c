@@ -41,9 +41,25 @@ static void resp_usage(FILE *f)
 	hd_common_usage(f, 1);
 }
 
+enum { O_POINTS = HD_OPT_FIRST_PROBE, O_REPS, O_BLOCK };
+
+static int resp_opt(void *vo, int key, const char *arg)
+{
+	struct resp_opts *o = vo;
+
+	switch (key) {
+	case O_POINTS:
+		return hd_opt_range("--points", arg, 40, 10000, &o->points);
+	case O_REPS:
+		return hd_opt_range("--reps", arg, 1, 100000, &o->reps);
+	case O_BLOCK:
+		return hd_opt_block("--block", arg, &o->block);
+	}
+	return 0;
+}
+
 static int resp_parse(int argc, char **argv, struct resp_opts *o)
 {
-	enum { O_POINTS = HD_OPT_FIRST_PROBE, O_REPS, O_BLOCK };
 	static const struct option lo[] = {
 		{ "points", required_argument, NULL, O_POINTS },
 		{ "reps", required_argument, NULL, O_REPS },
@@ -51,45 +67,13 @@ static int resp_parse(int argc, char **argv, struct resp_opts *o)
 		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, k;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
 	o->points = 48;
 	o->reps = 25;
 	o->block = 4096;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			resp_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_POINTS:
-			if (hd_opt_range("--points", optarg, 40, 10000, &o->points))
-				return -1;
-			break;
-		case O_REPS:
-			if (hd_opt_range("--reps", optarg, 1, 100000, &o->reps))
-				return -1;
-			break;
-		case O_BLOCK:
-			if (hd_opt_size("--block", optarg, &o->block))
-				return -1;
-			if (o->block == 0 || o->block > (64u << 20)) {
-				hd_err("--block %s: must be between one sector and 64m", optarg);
-				return -1;
-			}
-			break;
-		}
-	}
-	return hd_common_operands(&o->c, argc, argv);
+	return hd_probe_parse(argc, argv, lo, &o->c, resp_usage, resp_opt, o);
 }
 
 /* One planned sample: grid point, direction, operation. */

@@ -49,9 +49,56 @@ static void seek_usage(FILE *f)
 	hd_common_usage(f, 1);
 }
 
+enum { O_OP = HD_OPT_FIRST_PROBE, O_REF, O_RANGE, O_MIN, O_SAMPLES, O_BLOCK, O_DIST };
+
+static int seek_opt(void *vo, int key, const char *arg)
+{
+	struct seek_opts *o = vo;
+
+	switch (key) {
+	case O_OP:
+		if (strcmp(arg, "read") == 0)
+			o->op = HD_OP_READ;
+		else if (strcmp(arg, "write") == 0)
+			o->op = HD_OP_WRITE;
+		else {
+			hd_err("--op '%s': must be read or write", arg);
+			return -1;
+		}
+		return 0;
+	case O_REF:
+		o->have_ref = 1;
+		return hd_opt_size("--ref", arg, &o->ref);
+	case O_RANGE:
+		if (hd_opt_size("--range", arg, &o->range))
+			return -1;
+		if (o->range == 0) {
+			hd_err("--range %s: must be greater than zero", arg);
+			return -1;
+		}
+		return 0;
+	case O_MIN:
+		return hd_opt_size("--min", arg, &o->min);
+	case O_SAMPLES:
+		return hd_opt_range("--samples", arg, 1, 100000000, &o->samples);
+	case O_BLOCK:
+		return hd_opt_block("--block", arg, &o->block);
+	case O_DIST:
+		if (strcmp(arg, "log") == 0)
+			o->log = 1;
+		else if (strcmp(arg, "linear") == 0)
+			o->log = 0;
+		else {
+			hd_err("--dist '%s': must be log or linear", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
 static int seek_parse(int argc, char **argv, struct seek_opts *o)
 {
-	enum { O_OP = HD_OPT_FIRST_PROBE, O_REF, O_RANGE, O_MIN, O_SAMPLES, O_BLOCK, O_DIST };
 	static const struct option lo[] = {
 		{ "op", required_argument, NULL, O_OP },
 		{ "ref", required_argument, NULL, O_REF },
@@ -63,7 +110,6 @@ static int seek_parse(int argc, char **argv, struct seek_opts *o)
 		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, k;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
@@ -73,71 +119,7 @@ static int seek_parse(int argc, char **argv, struct seek_opts *o)
 	o->samples = 2000;
 	o->block = 4096;
 	o->log = 1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			seek_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_OP:
-			if (strcmp(optarg, "read") == 0)
-				o->op = HD_OP_READ;
-			else if (strcmp(optarg, "write") == 0)
-				o->op = HD_OP_WRITE;
-			else {
-				hd_err("--op '%s': must be read or write", optarg);
-				return -1;
-			}
-			break;
-		case O_REF:
-			if (hd_opt_size("--ref", optarg, &o->ref))
-				return -1;
-			o->have_ref = 1;
-			break;
-		case O_RANGE:
-			if (hd_opt_size("--range", optarg, &o->range))
-				return -1;
-			if (o->range == 0) {
-				hd_err("--range %s: must be greater than zero", optarg);
-				return -1;
-			}
-			break;
-		case O_MIN:
-			if (hd_opt_size("--min", optarg, &o->min))
-				return -1;
-			break;
-		case O_SAMPLES:
-			if (hd_opt_range("--samples", optarg, 1, 100000000, &o->samples))
-				return -1;
-			break;
-		case O_BLOCK:
-			if (hd_opt_size("--block", optarg, &o->block))
-				return -1;
-			if (o->block == 0 || o->block > (64u << 20)) {
-				hd_err("--block %s: must be between one sector and 64m", optarg);
-				return -1;
-			}
-			break;
-		case O_DIST:
-			if (strcmp(optarg, "log") == 0)
-				o->log = 1;
-			else if (strcmp(optarg, "linear") == 0)
-				o->log = 0;
-			else {
-				hd_err("--dist '%s': must be log or linear", optarg);
-				return -1;
-			}
-			break;
-		}
-	}
-	return hd_common_operands(&o->c, argc, argv);
+	return hd_probe_parse(argc, argv, lo, &o->c, seek_usage, seek_opt, o);
 }
 
 /* Everything the sampling loop needs, fixed before the first access. */

@@ -35,9 +35,31 @@ static void zone_usage(FILE *f)
 	hd_common_usage(f, 0);
 }
 
+enum { O_POINTS = HD_OPT_FIRST_PROBE, O_SIZE, O_CHUNK };
+
+static int zone_opt(void *vo, int key, const char *arg)
+{
+	struct zone_opts *o = vo;
+
+	switch (key) {
+	case O_POINTS:
+		return hd_opt_range("--points", arg, 2, 100000, &o->points);
+	case O_SIZE:
+		if (hd_opt_size("--size", arg, &o->size))
+			return -1;
+		if (o->size < (8u << 20)) {
+			hd_err("--size %s: must be at least 8m, so that positioning does not dominate", arg);
+			return -1;
+		}
+		return 0;
+	case O_CHUNK:
+		return hd_opt_block("--chunk", arg, &o->chunk);
+	}
+	return 0;
+}
+
 static int zone_parse(int argc, char **argv, struct zone_opts *o)
 {
-	enum { O_POINTS = HD_OPT_FIRST_PROBE, O_SIZE, O_CHUNK };
 	static const struct option lo[] = {
 		{ "points", required_argument, NULL, O_POINTS },
 		{ "size", required_argument, NULL, O_SIZE },
@@ -45,49 +67,13 @@ static int zone_parse(int argc, char **argv, struct zone_opts *o)
 		HD_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, k;
 
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
 	o->points = 100;
 	o->size = 8 << 20;
 	o->chunk = 1 << 20;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			zone_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_POINTS:
-			if (hd_opt_range("--points", optarg, 2, 100000, &o->points))
-				return -1;
-			break;
-		case O_SIZE:
-			if (hd_opt_size("--size", optarg, &o->size))
-				return -1;
-			if (o->size < (8u << 20)) {
-				hd_err("--size %s: must be at least 8m, so that positioning does not dominate", optarg);
-				return -1;
-			}
-			break;
-		case O_CHUNK:
-			if (hd_opt_size("--chunk", optarg, &o->chunk))
-				return -1;
-			if (o->chunk == 0 || o->chunk > (64u << 20)) {
-				hd_err("--chunk %s: must be between one sector and 64m", optarg);
-				return -1;
-			}
-			break;
-		}
-	}
-	return hd_common_operands(&o->c, argc, argv);
+	return hd_probe_parse(argc, argv, lo, &o->c, zone_usage, zone_opt, o);
 }
 
 int hd_cmd_zone(int argc, char **argv)

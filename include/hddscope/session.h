@@ -57,6 +57,18 @@ void hd_common_init(struct hd_common *c);
 int hd_common_opt(struct hd_common *c, int key, char **argv);
 /* Take the optional DEVICE operand; -1 (printed) on extra operands. */
 int hd_common_operands(struct hd_common *c, int argc, char **argv);
+/*
+ * A probe's whole command line: its own long options lo (which end with
+ * HD_COMMON_LONGOPTS), the common ones into c, own(o, key) for each of its
+ * own (0 or -1 after printing why), then the DEVICE operand.  Returns 0,
+ * 1 when usage was printed for --help, -1 on a usage error (printed).
+ */
+int hd_probe_parse(int argc, char **argv, const struct option *lo, struct hd_common *c, void (*usage)(FILE *f),
+		   int (*own)(void *o, int key, const char *arg), void *o);
+
+/* --block and the like: a size between one sector and 64 MiB. */
+int hd_opt_block(const char *opt, const char *arg, uint64_t *out);
+
 /* The usage lines of the common options. */
 void hd_common_usage(FILE *f, int writes);
 
