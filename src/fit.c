@@ -302,6 +302,56 @@ static int rev_from_response(const struct hd_df *resp, double block, double *rev
 	return *rev > 0 ? 0 : -1;
 }
 
+/*
+ * From the spread of the seek samples, where nothing else shows the
+ * rotation (a drive whose read-ahead or large physical sectors serve every
+ * read near the previous one).  In a narrow distance bin the positioning
+ * time is nearly constant and the rotational wait uniform over one
+ * revolution, so the band of latencies is one revolution wide; the range
+ * of m samples covers (m - 1) / (m + 1) of it on average.  The median over
+ * bins of 40 or more samples is the estimate, the spread of the bins its
+ * uncertainty.
+ */
+static int rev_from_seek_spread(const struct hd_df *seek, double *rev, double *unc, size_t *npts)
+{
+	size_t n, nb = 0;
+	struct samp *v = samples(seek, "read", "media", &n);
+	double w[64], dev[64];
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i].d = fabs(v[i].d);
+	qsort(v, n, sizeof(*v), cmp_samp_d);
+	for (size_t a = 0; a < n && nb < 64;) {
+		/* Bins of an eighth of a decade. */
+		double top = v[a].d * 1.3335;
+		size_t b = a;
+		double *x;
+
+		while (b < n && v[b].d < top)
+			b++;
+		if (b - a >= 40 && (x = malloc((b - a) * sizeof(*x)))) {
+			for (size_t k = a; k < b; k++)
+				x[k - a] = v[k].lat;
+			hd_sort_doubles(x, b - a);
+			/* The range of m uniform draws covers (m - 1) / (m + 1) of the band, on average. */
+			w[nb++] = (x[b - a - 1] - x[0]) * (double)(b - a + 1) / (double)(b - a - 1);
+			free(x);
+		}
+		a = b;
+	}
+	free(v);
+	if (nb < 3)
+		return -1;
+	*rev = median(w, nb);
+	for (size_t i = 0; i < nb; i++)
+		dev[i] = fabs(w[i] - *rev);
+	*unc = 1.4826 * median(dev, nb) / sqrt((double)nb);
+	*npts = nb;
+	return *rev > 0 ? 0 : -1;
+}
+
 /* Resultant length of the phases of x modulo T: 1 when all agree. */
 static double resultant(const double *x, size_t n, double T)
 {
@@ -1392,9 +1442,11 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	} else if (in->resp && rev_from_response(in->resp, f->block, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
 		f->rev_method = "response at tiny distances: per-distance medians, line in signed distance, "
 				"intercept at zero";
+	} else if (in->seek && rev_from_seek_spread(in->seek, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
+		f->rev_method = "width of the seek samples' band in narrow distance bins (range, scaled), median over bins";
 	} else {
 		fail(err, errlen, "no data to measure the revolution from (response reads at distances up to "
-				  "two blocks, or a write-interval sawtooth)");
+				  "two blocks, a write-interval sawtooth, or seek reads)");
 		return -1;
 	}
 	/*
