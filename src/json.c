@@ -108,8 +108,16 @@ void hd_json_num(struct hd_json *j, const char *key, double v)
 		fputs("null", j->f);
 	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
 		fprintf(j->f, "%.0f", v);
-	else
+	else if (fabs(v) < 1.797693134e308)
 		fprintf(j->f, "%.10g", v);
+	else
+		/*
+		 * From 1.7976931345e308 up to DBL_MAX, ten digits round up past
+		 * DBL_MAX and the number would not read back (found by tests/fuzz/fuzz_json.c:
+		 * a summary.json holding 1.7976931348623157e308 became
+		 * unreadable once saved); all 17 digits do.
+		 */
+		fprintf(j->f, "%.17g", v);
 }
 
 void hd_json_int(struct hd_json *j, const char *key, int64_t v)
@@ -415,7 +423,14 @@ static int jp_value(struct jp *p, struct hd_jv **out)
 			char num[64];
 			size_t k = 0;
 
-			while (p->s + k < p->end && k < sizeof(num) - 1 && strchr("+-0123456789.eE", p->s[k]))
+			/*
+			 * strchr() finds the terminating NUL too: without the
+			 * explicit test a NUL byte in the text was taken as part
+			 * of a number ("1\0" parsed as 1) instead of refused
+			 * (found by tests/fuzz/fuzz_json.c).
+			 */
+			while (p->s + k < p->end && k < sizeof(num) - 1 && p->s[k] != '\0' &&
+			       strchr("+-0123456789.eE", p->s[k]))
 				k++;
 			memcpy(num, p->s, k);
 			num[k] = '\0';

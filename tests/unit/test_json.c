@@ -1,5 +1,6 @@
 /* JSON: the writer's output parses back to the same values; malformed text is refused with its line. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,51 @@ START_TEST(test_unicode)
 }
 END_TEST
 
+/* Found by tests/fuzz/fuzz_json.c: a NUL byte after a number was read as part of it. */
+START_TEST(test_nul_after_number)
+{
+	static const char text[] = { '[', '1', '\0', ']' };
+	struct hd_jv *v = NULL;
+	char err[256];
+
+	ck_assert_int_eq(hd_jv_parse(text, sizeof(text), "m", &v, err, sizeof(err)), -1);
+	ck_assert_ptr_null(v);
+	ck_assert_msg(strstr(err, "m:1: expected ',' or ']'") != NULL, "got '%s'", err);
+}
+END_TEST
+
+/*
+ * Found by tests/fuzz/fuzz_json.c: a number near DBL_MAX was written with
+ * ten digits, rounded up past DBL_MAX, and the saved document did not
+ * read back.
+ */
+START_TEST(test_near_dbl_max_round_trip)
+{
+	const char *t = "[1.7976931348623157e308, -1.7976931345e308, 1.5e308]";
+	struct hd_jv *v, *again;
+	struct hd_json j;
+	char err[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(hd_jv_parse(t, strlen(t), "m", &v, err, sizeof(err)), 0);
+	f = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(f);
+	hd_json_init(&j, f, 0);
+	hd_jv_emit(&j, NULL, v);
+	fclose(f);
+	ck_assert_msg(hd_jv_parse(out, len, "again", &again, err, sizeof(err)) == 0, "%s: %s", out, err);
+	ck_assert_uint_eq(again->n, 3);
+	for (size_t i = 0; i < 3; i++)
+		ck_assert(fabs(again->items[i]->num - v->items[i]->num) <= 1e-9 * fabs(v->items[i]->num));
+	/* Ordinary numbers keep the ten-digit form. */
+	ck_assert_ptr_nonnull(strstr(out, "1.5e+308"));
+	hd_jv_free(again);
+	hd_jv_free(v);
+	free(out);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("json");
@@ -125,6 +171,8 @@ int main(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_loop_test(tc, test_refuse_malformed, 0, (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(tc, test_unicode);
+	tcase_add_test(tc, test_nul_after_number);
+	tcase_add_test(tc, test_near_dbl_max_round_trip);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
