@@ -14,6 +14,14 @@
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
 
+/*
+ * The longest host idle time after a request: an hour.  Unbounded, the
+ * replay's virtual clock (int64_t nanoseconds) overflowed after two idle
+ * times of 6.7e15 us (found by tests/fuzz/fuzz_trace.c); at an hour each it
+ * would take 2.5 million requests, 292 years of trace.
+ */
+#define MAX_IDLE_US 3.6e9
+
 static int parse_line(char *line, struct hd_trace_req *r, int *measured, const char **why)
 {
 	char *tok[8], *s, *save = NULL;
@@ -66,14 +74,14 @@ static int parse_line(char *line, struct hd_trace_req *r, int *measured, const c
 		}
 		r->measured_us = d;
 		*measured = 1;
-		if (hd_parse_double(tok[5], &d) || d < 0) {
-			*why = "bad interarrival time";
+		if (hd_parse_double(tok[5], &d) || d < 0 || d > MAX_IDLE_US) {
+			*why = "bad interarrival time (0 to 3600000000 us)";
 			return -EINVAL;
 		}
 		r->idle_us = d;
 	} else if (n == 4) {
-		if (hd_parse_double(tok[3], &d) || d < 0) {
-			*why = "bad idle time";
+		if (hd_parse_double(tok[3], &d) || d < 0 || d > MAX_IDLE_US) {
+			*why = "bad idle time (0 to 3600000000 us)";
 			return -EINVAL;
 		}
 		r->idle_us = d;
@@ -85,8 +93,9 @@ int hd_trace_load(const char *path, struct hd_trace **out, char *err, size_t err
 {
 	struct hd_trace *t = calloc(1, sizeof(*t));
 	FILE *f = fopen(path, "r");
-	char line[1024];
-	size_t cap = 0;
+	char *line = NULL;
+	size_t cap = 0, linecap = 0;
+	ssize_t len;
 	unsigned lineno = 0;
 	int all_measured = 1, rc = 0;
 
@@ -95,18 +104,30 @@ int hd_trace_load(const char *path, struct hd_trace **out, char *err, size_t err
 		snprintf(err, errlen, "open %s: %s", path, strerror(-rc));
 		goto fail;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	/*
+	 * getline() rather than fgets(), which cannot tell a NUL byte from the
+	 * end of the line: a NUL was reported as "line too long", or on the
+	 * last line silently cut it short (found by tests/fuzz/fuzz_trace.c).
+	 */
+	while ((len = getline(&line, &linecap, f)) >= 0) {
 		struct hd_trace_req r;
 		const char *why = "";
-		char *hash = strchr(line, '#'), *p = line;
+		char *hash, *p = line;
 		int measured;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (memchr(line, '\0', (size_t)len)) {
+			snprintf(err, errlen, "%s:%u: NUL byte in a text file", path, lineno);
+			rc = -EINVAL;
+			goto fail;
+		}
+		/* The limit of the fixed buffer this replaced: 1023 bytes with the newline. */
+		if (len > 1023) {
 			snprintf(err, errlen, "%s:%u: line too long", path, lineno);
 			rc = -EINVAL;
 			goto fail;
 		}
+		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
 		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
@@ -145,11 +166,13 @@ int hd_trace_load(const char *path, struct hd_trace **out, char *err, size_t err
 	}
 	t->has_measured = all_measured;
 	fclose(f);
+	free(line);
 	*out = t;
 	return 0;
 fail:
 	if (f)
 		fclose(f);
+	free(line);
 	hd_trace_free(t);
 	return rc;
 }

@@ -68,6 +68,10 @@ static const struct {
 	{ "\n\nR Maybe 1 8 1 1\n", ":3: the second field of a 6-field line must be Hit or Miss" },
 	{ "R Hit 1 8 x 1\n", ":1: bad service time" },
 	{ "# nothing\n", "no requests" },
+	/* Found by tests/fuzz/fuzz_trace.c: idle times that overflowed the replay's clock. */
+	{ "R 1 8 6.7e15\nR 2 8 6.7e15\n", ":1: bad idle time" },
+	{ "R 1 8 3600000001\n", ":1: bad idle time" },
+	{ "R Hit 1 8 1 7e15\n", ":1: bad interarrival time" },
 };
 
 START_TEST(test_bad_traces)
@@ -78,6 +82,55 @@ START_TEST(test_bad_traces)
 	ck_assert_int_eq(hd_trace_load(write_trace(bad[_i].text), &t, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, bad[_i].msg) && strncmp(err, path, strlen(path)) == 0, "got '%s'", err);
 	unlink(path);
+}
+END_TEST
+
+/*
+ * Found by tests/fuzz/fuzz_trace.c: a NUL byte was reported as "line too
+ * long", or on the last line cut it short without a word.
+ */
+START_TEST(test_nul_byte)
+{
+	static const char mid[] = "R 0 8\nW 8 8 # a comment\0 with a NUL\nR 16 8\n";
+	static const char last[] = "R 0 8\nR 8 8\0 junk";
+	const char *texts[] = { mid, last };
+	const size_t lens[] = { sizeof(mid) - 1, sizeof(last) - 1 };
+	char long_line[1200];
+
+	for (int i = 0; i < 2; i++) {
+		struct hd_trace *t = NULL;
+		char err[256];
+		FILE *f;
+
+		write_trace("");
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(texts[i], 1, lens[i], f), lens[i]);
+		fclose(f);
+		ck_assert_int_eq(hd_trace_load(path, &t, err, sizeof(err)), -EINVAL);
+		ck_assert_ptr_null(t);
+		ck_assert_msg(strstr(err, ":2: NUL byte in a text file") != NULL, "got '%s'", err);
+		unlink(path);
+	}
+	/* The line length limit is unchanged: 1023 bytes with the newline. */
+	memset(long_line, ' ', sizeof(long_line));
+	memcpy(long_line, "R 0 8", 5);
+	long_line[1022] = '\n';
+	long_line[1023] = '\0';
+	{
+		struct hd_trace *t = NULL;
+		char err[256];
+
+		ck_assert_int_eq(hd_trace_load(write_trace(long_line), &t, err, sizeof(err)), 0);
+		hd_trace_free(t);
+		unlink(path);
+		long_line[1022] = ' ';
+		long_line[1023] = '\n';
+		long_line[1024] = '\0';
+		ck_assert_int_eq(hd_trace_load(write_trace(long_line), &t, err, sizeof(err)), -EINVAL);
+		ck_assert_msg(strstr(err, ":1: line too long") != NULL, "got '%s'", err);
+		unlink(path);
+	}
 }
 END_TEST
 
@@ -154,6 +207,7 @@ int main(void)
 
 	tcase_add_test(tc, test_formats);
 	tcase_add_loop_test(tc, test_bad_traces, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, test_nul_byte);
 	tcase_add_test(tc, test_run);
 	tcase_add_test(tc, test_rms);
 	suite_add_tcase(s, tc);
