@@ -284,7 +284,12 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 				    (unsigned long long)u);
 		return 0;
 	case K_RPM:
-		return get_dbl(p, name, tok[0], 0, 100000, 1, &m->rpm);
+		/*
+		 * At least 1 rpm: a revolution of a minute is absurd but its
+		 * nanoseconds still fit the simulator's int64_t clock; a rpm of
+		 * 7204e-50 made them overflow (found by tests/fuzz/fuzz_sim_model.c).
+		 */
+		return get_dbl(p, name, tok[0], 1, 100000, 0, &m->rpm);
 	case K_SECTOR_BYTES:
 		if ((rc = get_u32(p, name, tok[0], 512, 65536, &m->sector_bytes)))
 			return rc;
@@ -304,7 +309,8 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 	case K_HIT_OVH:
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->cache_hit_overhead_ms);
 	case K_IFACE:
-		return get_dbl(p, name, tok[0], 0, 1e6, 1, &m->interface_mb_s);
+		/* At least 0.1 MB/s, so that a transfer's nanoseconds stay finite, as for rpm. */
+		return get_dbl(p, name, tok[0], 0.1, 1e6, 0, &m->interface_mb_s);
 	case K_SEGMENTS:
 		return get_u32(p, name, tok[0], 1, 256, &m->cache_segments);
 	case K_SEGMENT_KB:
@@ -391,6 +397,37 @@ static int cmp_bad(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/*
+ * No seek may take longer than a seek point may (10 s): the curve's
+ * extrapolation past its last point, or a seek_model's linear part, could
+ * reach 1e20 ns at a full stroke and overflow the simulator's int64_t clock
+ * (found by tests/fuzz/fuzz_sim_model.c).  The curve rises between its
+ * points and beyond the last two, and a seek_model's parts rise, so the
+ * longest seek is at a listed point, just below the knee, or at a full
+ * stroke.
+ */
+static int longest_seek_check(struct parser *p)
+{
+	const struct hd_sim_model *m = p->m;
+	uint64_t full = m->cylinders - 1, d[3] = { full, full, full };
+	double worst = 0;
+
+	if (full == 0)
+		return 0;
+	if (m->has_seek_model && m->sm_knee > 1 && m->sm_knee - 1 < (double)full)
+		d[1] = (uint64_t)ceil(m->sm_knee) - 1;
+	for (size_t i = 0; i < 3; i++)
+		worst = fmax(worst, hd_sim_seek_ms(m, d[i]));
+	for (size_t i = 0; i < m->nseek && m->seek[i].dist <= full; i++)
+		worst = fmax(worst, hd_sim_seek_ms(m, m->seek[i].dist));
+	if (!(worst <= 10000)) {
+		p->line = m->has_seek_model ? p->seek_model_line : p->seek_line;
+		return perr(p, "the seek curve reaches %.6g ms within the drive's %llu cylinders (at most 10000)",
+			    worst, (unsigned long long)m->cylinders);
+	}
+	return 0;
+}
+
 /* Checks that need the whole file: required keys, capacity, bad sectors. */
 static int finish(struct parser *p)
 {
@@ -398,6 +435,7 @@ static int finish(struct parser *p)
 	struct hd_sim_model *m = p->m;
 	size_t i, j;
 	uint64_t lba = 0;
+	int rc;
 
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (!p->seen[required[i]])
@@ -419,6 +457,14 @@ static int finish(struct parser *p)
 	}
 	m->sectors = lba;
 	m->cylinders = m->zones[m->nzones - 1].last_cyl + 1;
+	/* Byte offsets are int64_t (off_t) past the model: the capacity must fit. */
+	if (m->sectors > (uint64_t)INT64_MAX / m->sector_bytes) {
+		p->line = p->seen[K_SECTOR_BYTES];
+		return perr(p, "capacity of %llu sectors of %u bytes is too large",
+			    (unsigned long long)m->sectors, m->sector_bytes);
+	}
+	if ((rc = longest_seek_check(p)))
+		return rc;
 	for (i = 0; i < m->nbad; i++)
 		if (m->bad[i].last >= m->sectors) {
 			p->line = p->bad_lines[i];

@@ -235,6 +235,17 @@ static const struct {
 	  "bad_sectors = 5\nbad_sectors = 19 20\n", 8, "bad_sectors: 20 is beyond the last sector 19" },
 	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nwrite_cache = on\nzone = 0 1 10\n"
 	  "seek = 1 1\n", 5, "write_cache: on needs write_cache_kb > 0" },
+	/* Found by tests/fuzz/fuzz_sim_model.c: times that overflowed the simulator's clock. */
+	{ "format = 1\nrpm = 7204e-50\n", 2, "rpm: 7204e-50 out of range" },
+	{ "format = 1\ninterface_mb_s = 1e-300\n", 2, "interface_mb_s: 1e-300 out of range" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 99999 10\n"
+	  "seek = 1 1\nseek = 2 3\n", 7, "seek curve reaches 199997 ms" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 99999 10\n"
+	  "seek_model = 1 1 10 1 1\n", 6, "seek curve reaches 100000 ms" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 99999 10\n"
+	  "seek_model = 1 1000 1000 1 0\n", 6, "seek curve reaches 31608 ms" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 65536\nsurfaces = 1024\nzone = 0 16777215 1000000\n"
+	  "seek_model = 1 0 1 1 0\n", 3, "capacity of 17179869184000000 sectors of 65536 bytes is too large" },
 };
 
 START_TEST(test_malformed)
