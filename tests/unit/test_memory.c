@@ -1,0 +1,220 @@
+/*
+ * Memory over many runs in one process: every probe is run 200 times
+ * through its command entry point on a simulated drive, as "hddscope
+ * profile" and the tests do in-process, and after the first few runs
+ * (stdio buffers, allocator arenas and the like are set up once) neither
+ * the resident set size (/proc/self/statm) nor, where glibc's malloc is
+ * the allocator, the heap in use (mallinfo2) may grow.  A leak of a few
+ * bytes per run is the job of valgrind and LeakSanitizer; this catches
+ * what those cannot, such as memory that stays reachable (a cache or list
+ * that only grows) and would exhaust a long-running process.  A control
+ * run that holds on to memory on purpose shows that the measurement sees
+ * growth.
+ */
+#include <check.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hddscope/cmd.h"
+
+#define RUNS 200
+/*
+ * Runs before the baseline.  The RSS settles within about 10 runs (thread
+ * stacks and malloc arenas of the queue probe's clients are kept for
+ * reuse), the heap within about 20.
+ */
+#define WARMUP 20
+/*
+ * Slack for what the allocator does on its own.  The RSS of a build with
+ * AddressSanitizer wanders by about 1 MiB from run to run (its allocator
+ * maps memory per size class); the heap in use is exact.
+ */
+#define RSS_SLACK (2 * 1024 * 1024L)
+#define HEAP_SLACK (16 * 1024L)
+
+/*
+ * Under AddressSanitizer freed memory sits in a quarantine (256 MB by
+ * default) before it is reused, which would look like growth.  Without the
+ * quarantine the RSS measures the same thing as elsewhere; use-after-free
+ * detection is the rest of the suite's job.
+ */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "quarantine_size_mb=0";
+}
+
+/* tmpfs where there is one: the data files are fsync'ed, and 1600 fsyncs on a disk take long. */
+static char dir[64];
+
+static long rss_bytes(void)
+{
+	long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld %ld", &size, &resident), 2);
+	fclose(f);
+	return resident * sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * AddressSanitizer's count of the bytes allocated and not freed; weak, so
+ * that it is NULL in a build without the sanitizer.
+ */
+size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
+
+/* Bytes malloc has handed out and not had back: from ASan's allocator or glibc's. */
+static long heap_bytes(void)
+{
+	struct mallinfo2 mi;
+
+	if (__sanitizer_get_current_allocated_bytes)
+		return (long)__sanitizer_get_current_allocated_bytes();
+	mi = mallinfo2();
+	return (long)(mi.uordblks + mi.hblkhd);
+}
+
+static void run(int (*cmd)(int, char **), const char *name, ...)
+{
+	char *av[32], out[300];
+	int ac = 0;
+	va_list ap;
+	const char *a;
+
+	av[ac++] = (char *)name;
+	va_start(ap, name);
+	while ((a = va_arg(ap, const char *)))
+		av[ac++] = (char *)a;
+	va_end(ap);
+	snprintf(out, sizeof(out), "%s/%s.tsv", dir, name);
+	av[ac++] = "-q";
+	av[ac++] = "-o";
+	av[ac++] = out;
+	av[ac++] = "sim:atlas3";
+	av[ac] = NULL;
+	ck_assert_msg(cmd(ac, av) == 0, "%s failed", name);
+}
+
+/*
+ * One of each probe, small but through every phase (calibration, pre-reads,
+ * writes).  bench --write reads and writes back 32 MiB windows, which costs
+ * 0.2 s of CPU: it runs every tenth time, plain bench the others.
+ */
+static void all_probes(int i)
+{
+	run(hd_cmd_seek, "seek", "--samples", "100", "--op", "write", "--write", NULL);
+	run(hd_cmd_seek, "seek", "--samples", "100", NULL);
+	run(hd_cmd_response, "response", "--points", "40", "--reps", "2", NULL);
+	run(hd_cmd_media, "media", "--reps", "2", "--max-size", "64k", NULL);
+	run(hd_cmd_queue, "queue", "--procs", "1,4", "--requests", "10", NULL);
+	if (i % 10 == 0)
+		run(hd_cmd_bench, "bench", "--time", "100ms", "--write", NULL);
+	else
+		run(hd_cmd_bench, "bench", "--time", "100ms", NULL);
+	run(hd_cmd_zone, "zone", "--points", "5", NULL);
+	run(hd_cmd_interval, "interval", "--write", "--intervals", "0,5", "--reps", "2", NULL);
+}
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "%s/hddscope-memory-XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* bench prints its table even with -q. */
+	ck_assert_ptr_nonnull(freopen("/dev/null", "w", stdout));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_no_growth)
+{
+	long rss0, heap0, rss_max = 0, heap_max = 0, heap_half = 0;
+
+	for (int i = 0; i < WARMUP; i++)
+		all_probes(i);
+	rss0 = rss_bytes();
+	heap0 = heap_bytes();
+	for (int i = WARMUP; i < RUNS; i++) {
+		long r, h;
+
+		all_probes(i);
+		r = rss_bytes();
+		h = heap_bytes();
+		if (r > rss_max)
+			rss_max = r;
+		if (h > heap_max)
+			heap_max = h;
+		if (i == RUNS / 2)
+			heap_half = h;
+		if (getenv("HDDSCOPE_MEMORY_TRACE") && i % 10 == 0)
+			fprintf(stderr, "run %d: RSS %ld KiB, heap %ld\n", i, r / 1024, h);
+	}
+	fprintf(stderr, "memory: %d runs of 8 probes: RSS %ld -> max %ld KiB, heap in use %ld -> max %ld bytes\n",
+		RUNS, rss0 / 1024, rss_max / 1024, heap0, heap_max);
+	ck_assert_msg(rss_max - rss0 <= RSS_SLACK, "resident memory grew by %ld KiB over %d runs",
+		      (rss_max - rss0) / 1024, RUNS - WARMUP);
+	ck_assert_msg(heap_max - heap0 <= HEAP_SLACK, "heap in use grew by %ld bytes over %d runs",
+		      heap_max - heap0, RUNS - WARMUP);
+	/*
+	 * The heap settles by about run 70; over the second half it must stay
+	 * flat, which a leak of more than ~40 bytes a run would not.
+	 */
+	ck_assert_msg(heap_bytes() - heap_half <= 4096, "heap in use grew by %ld bytes over the last %d runs",
+		      heap_bytes() - heap_half, RUNS / 2);
+}
+END_TEST
+
+/* The control: 64 KiB kept per run, as a growing cache would, is seen. */
+START_TEST(test_growth_is_seen)
+{
+	enum { KEEP = 64 * 1024 };
+	static char *kept[RUNS];
+	long rss0, heap0, rss1, heap1;
+
+	for (int i = 0; i < WARMUP; i++)
+		all_probes(i);
+	rss0 = rss_bytes();
+	heap0 = heap_bytes();
+	for (int i = 0; i < 60; i++) {
+		all_probes(i);
+		kept[i] = malloc(KEEP);
+		ck_assert_ptr_nonnull(kept[i]);
+		memset(kept[i], i + 1, KEEP);	/* touched, so that it is resident */
+	}
+	rss1 = rss_bytes();
+	heap1 = heap_bytes();
+	ck_assert_msg(rss1 - rss0 > RSS_SLACK, "RSS grew by only %ld KiB", (rss1 - rss0) / 1024);
+	ck_assert_msg(heap1 - heap0 > HEAP_SLACK, "heap grew by only %ld bytes", heap1 - heap0);
+	for (int i = 0; i < 60; i++)
+		free(kept[i]);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("memory");
+	TCase *tc = tcase_create("memory");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_no_growth);
+	tcase_add_test(tc, test_growth_is_seen);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
