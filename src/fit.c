@@ -277,6 +277,9 @@ static int rev_from_response(const struct hd_df *resp, double block, double *rev
 		ys[k++] = g[i].med;
 	}
 	free(g);
+	/* Nothing near the first estimate: the tiny distances show no rotation. */
+	if (k == 0)
+		return -1;
 	for (size_t i = 0; i < k; i++) {
 		sw += 1;
 		sx += xs[i];
