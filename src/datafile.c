@@ -448,16 +448,17 @@ int hd_df_read(const char *path, struct hd_df **out, char *err, size_t errlen)
 		if (n > 0 && line[n - 1] == '\r')
 			line[--n] = '\0';
 		if (lineno == 1) {
-			int ver;
-			char extra;
-			if (sscanf(line, "# hddscope-data %d%c", &ver, &extra) != 1) {
+			uint64_t ver;
+
+			/* Exactly "# hddscope-data N": nothing before, between or after. */
+			if (strncmp(line, "# hddscope-data ", 16) != 0 || hd_parse_u64(line + 16, &ver)) {
 				df_seterr(err, errlen, path, lineno, "not an hddscope data file "
 					  "(the first line must be '# hddscope-data %d')", HD_DF_FORMAT);
 				goto out;
 			}
 			if (ver != HD_DF_FORMAT) {
-				df_seterr(err, errlen, path, lineno, "unsupported format version %d (this build reads %d)",
-					  ver, HD_DF_FORMAT);
+				df_seterr(err, errlen, path, lineno, "unsupported format version %llu (this build reads %d)",
+					  (unsigned long long)ver, HD_DF_FORMAT);
 				goto out;
 			}
 			continue;

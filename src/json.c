@@ -318,8 +318,11 @@ static int jp_string(struct jp *p, char **out)
 					free(buf);
 					return -1;
 				}
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				cp = lo >= 0xdc00 && lo < 0xe000 ? 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00) : 0xfffd;
 			}
+			/* A surrogate without its other half is no character: the replacement one. */
+			if (cp >= 0xd800 && cp < 0xe000)
+				cp = 0xfffd;
 			put_utf8(&o, cp);
 			break;
 		}

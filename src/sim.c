@@ -413,10 +413,12 @@ static void seg_trim(struct hd_sim *s, struct seg *g)
 static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 {
 	const struct hd_sim_model *m = s->m;
-	struct seg *g = &s->segs[s->ra_seg];
+	struct seg *g;
 
+	/* Without read-ahead there may be no segments at all. */
 	if (!s->ra_on)
 		return;
+	g = &s->segs[s->ra_seg];
 	while (s->ra_next < s->ra_limit && s->ra_next < target && s->ra_t < T) {
 		struct loc l;
 		uint64_t k;

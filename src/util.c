@@ -167,7 +167,8 @@ int hd_parse_double(const char *s, double *out)
 		return -ENOMEM;
 	errno = 0;
 	v = strtod_l(s, &end, c_locale);
-	if (end != p || !isfinite(v) || (errno == ERANGE && v != 0))
+	/* Overflow is refused; a value too small to hold reads as the nearest double (maybe 0). */
+	if (end != p || !isfinite(v))
 		return -EINVAL;
 	*out = v;
 	return 0;

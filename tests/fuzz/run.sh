@@ -15,7 +15,7 @@ work="$build/fuzz-corpus/$name"
 mkdir -p "$work" "$build/fuzz-artifacts"
 # Leaks count as failures (detect_leaks); the dictionary steers mutations.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$here/ubsan.supp}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 exec "$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
 	-dict="$here/dict/$name.dict" -artifact_prefix="$build/fuzz-artifacts/$name-" \
 	"$work" "$here/corpus/$name"

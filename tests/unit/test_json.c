@@ -113,6 +113,11 @@ START_TEST(test_unicode)
 	ck_assert_int_eq(hd_jv_parse(t, strlen(t), "m", &v, err, sizeof(err)), 0);
 	ck_assert_str_eq(v->str, "\xc3\xa9\xf0\x9f\x98\x80");
 	hd_jv_free(v);
+	/* Lone or mismatched surrogates become U+FFFD, never invalid UTF-8. */
+	t = "\"\\ud83d\\u0041\\ude00\"";
+	ck_assert_int_eq(hd_jv_parse(t, strlen(t), "m", &v, err, sizeof(err)), 0);
+	ck_assert_str_eq(v->str, "\xef\xbf\xbd\xef\xbf\xbd");
+	hd_jv_free(v);
 }
 END_TEST
 

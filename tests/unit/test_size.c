@@ -104,6 +104,11 @@ START_TEST(test_double)
 	ck_assert_int_eq(hd_parse_double("1e", &v), -EINVAL);
 	ck_assert_int_eq(hd_parse_double("", &v), -EINVAL);
 	ck_assert_int_eq(hd_parse_double("1e999", &v), -EINVAL);
+	/* Too small to hold: the nearest double, whether subnormal or zero. */
+	ck_assert_int_eq(hd_parse_double("1e-310", &v), 0);
+	ck_assert(v > 0 && v < 1e-300);
+	ck_assert_int_eq(hd_parse_double("1e-400", &v), 0);
+	ck_assert_double_eq(v, 0);
 }
 END_TEST
 
