@@ -3,6 +3,7 @@
  * errors, device opening with messages that name the object and the call.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,6 +85,15 @@ int hd_open_target(struct hd_dev **d, const char *spec, int flags)
 	else
 		hd_err("%s %s: %s", call, spec, strerror(-rc));
 	return HD_EXIT_SETUP;
+}
+
+int hd_opt_error(int key, char **argv, const char *cmd)
+{
+	if (key == ':')
+		hd_err("option '%s' needs a value", argv[optind - 1]);
+	else
+		hd_err("unknown option '%s'", argv[optind - 1]);
+	return hd_usage_hint(cmd);
 }
 
 int hd_usage_hint(const char *cmd)

@@ -133,12 +133,8 @@ int hd_cmd_info(int argc, char **argv)
 		case 'h':
 			info_usage(stdout);
 			return HD_EXIT_OK;
-		case ':':
-			hd_err("option '%s' needs a value", argv[optind - 1]);
-			return hd_usage_hint("info");
 		default:
-			hd_err("unknown option '%s'", argv[optind - 1]);
-			return hd_usage_hint("info");
+			return hd_opt_error(c, argv, "info");
 		}
 	}
 	if (argc - optind > 1) {

@@ -468,12 +468,8 @@ int hd_cmd_verdict(int argc, char **argv)
 		case 'h':
 			verdict_usage(stdout);
 			return HD_EXIT_OK;
-		case ':':
-			hd_err("option '%s' needs a value", argv[optind - 1]);
-			return hd_usage_hint("verdict");
 		default:
-			hd_err("unknown option '%s'", argv[optind - 1]);
-			return hd_usage_hint("verdict");
+			return hd_opt_error(c, argv, "verdict");
 		}
 	}
 	if (argc - optind != 1) {

@@ -208,12 +208,8 @@ int hd_cmd_plot(int argc, char **argv)
 		case 'h':
 			plot_usage(stdout);
 			return HD_EXIT_OK;
-		case ':':
-			hd_err("option '%s' needs a value", argv[optind - 1]);
-			return hd_usage_hint("plot");
 		default:
-			hd_err("unknown option '%s'", argv[optind - 1]);
-			return hd_usage_hint("plot");
+			return hd_opt_error(c, argv, "plot");
 		}
 	}
 	if (optind >= argc) {

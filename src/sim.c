@@ -252,18 +252,9 @@ struct loc {
 
 static void locate(const struct hd_sim_model *m, uint64_t lba, struct loc *l)
 {
-	size_t lo = 0, hi = m->nzones;
 	uint64_t rel, per_cyl;
 
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->zones[mid].first_lba <= lba)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	l->z = &m->zones[lo];
+	l->z = hd_sim_zone_of_lba(m, lba);
 	rel = lba - l->z->first_lba;
 	per_cyl = (uint64_t)l->z->spt * m->surfaces;
 	l->cyl = l->z->first_cyl + (uint32_t)(rel / per_cyl);

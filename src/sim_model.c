@@ -616,8 +616,7 @@ void hd_sim_model_free(struct hd_sim_model *m)
 
 /* ---- geometry ---- */
 
-/* The zone holding lba: the last zone whose first LBA is <= lba. */
-static const struct hd_sim_zone *zone_of_lba(const struct hd_sim_model *m, uint64_t lba)
+const struct hd_sim_zone *hd_sim_zone_of_lba(const struct hd_sim_model *m, uint64_t lba)
 {
 	size_t lo = 0, hi = m->nzones;
 
@@ -639,7 +638,7 @@ int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_
 
 	if (lba >= m->sectors)
 		return -ERANGE;
-	z = zone_of_lba(m, lba);
+	z = hd_sim_zone_of_lba(m, lba);
 	rel = lba - z->first_lba;
 	per_cyl = (uint64_t)z->spt * m->surfaces;
 	chs->cyl = z->first_cyl + (uint32_t)(rel / per_cyl);

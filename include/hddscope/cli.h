@@ -19,6 +19,12 @@ int hd_opt_range(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uin
  */
 int hd_open_target(struct hd_dev **d, const char *spec, int flags);
 
+/*
+ * getopt_long's answer for an option it did not take (':' missing value,
+ * '?' unknown): print one line and the hint; returns HD_EXIT_USAGE.
+ */
+int hd_opt_error(int key, char **argv, const char *cmd);
+
 /* Print "Try 'hddscope CMD --help'." after a usage error and return HD_EXIT_USAGE. */
 int hd_usage_hint(const char *cmd);
 

@@ -84,6 +84,9 @@ struct hd_sim_chs {
 	uint32_t cyl, surface, sector;
 };
 
+/* The zone holding lba: the last zone whose first LBA is at or below it. */
+const struct hd_sim_zone *hd_sim_zone_of_lba(const struct hd_sim_model *m, uint64_t lba);
+
 /* LBA <-> CHS across zones; -ERANGE outside the drive (or in a gap between zones). */
 int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_chs *chs);
 int hd_sim_chs_to_lba(const struct hd_sim_model *m, const struct hd_sim_chs *chs, uint64_t *lba);

@@ -7,39 +7,7 @@
 #include <unistd.h>
 
 #include "hddscope/datafile.h"
-
-static char dir[] = "/tmp/hddscope-test-df-XXXXXX";
-
-static void setup(void)
-{
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	strcpy(dir, "/tmp/hddscope-test-df-XXXXXX");
-}
-
-static char *path_of(const char *name)
-{
-	static char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return p;
-}
-
-static void write_text(const char *path, const char *text, size_t len)
-{
-	FILE *f = fopen(path, "w");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
-	fclose(f);
-}
+#include "testutil.h"
 
 START_TEST(test_round_trip)
 {
@@ -48,7 +16,7 @@ START_TEST(test_round_trip)
 	const struct hd_df_col *dist, *lat, *cls, *op;
 	const char *call;
 	char err[256];
-	char *p = path_of("seek.tsv");
+	const char *p = tu_path("seek.tsv");
 	FILE *rows;
 
 	ck_assert_int_eq(hd_dfw_open(&w, p, "seek"), 0);
@@ -97,7 +65,7 @@ START_TEST(test_incomplete_and_abort)
 	struct hd_df *df;
 	const char *call;
 	char err[256];
-	char *p = strdup(path_of("partial.tsv"));
+	const char *p = tu_path("partial.tsv");
 
 	ck_assert_int_eq(hd_dfw_open(&w, p, "seek"), 0);
 	hd_dfw_columns(w, "a b");
@@ -109,19 +77,18 @@ START_TEST(test_incomplete_and_abort)
 	hd_df_free(df);
 
 	/* An aborted writer leaves nothing behind, not even a temporary. */
-	ck_assert_int_eq(hd_dfw_open(&w, path_of("gone.tsv"), "seek"), 0);
+	ck_assert_int_eq(hd_dfw_open(&w, tu_path("gone.tsv"), "seek"), 0);
 	hd_dfw_abort(w);
-	ck_assert_int_eq(access(path_of("gone.tsv"), F_OK), -1);
+	ck_assert_int_eq(access(tu_path("gone.tsv"), F_OK), -1);
 	{
 		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 1", dir);
+		snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 1", tu_dir);
 		ck_assert_int_eq(system(cmd), 0);
 	}
 	/* A directory that cannot be written fails at open, before any measuring. */
 	w = NULL;
 	ck_assert_int_eq(hd_dfw_open(&w, "/nonexistent-dir/x.tsv", "seek"), -ENOENT);
 	ck_assert_ptr_null(w);
-	free(p);
 }
 END_TEST
 
@@ -162,14 +129,13 @@ START_TEST(test_reject_malformed)
 	const struct bad_case *c = &bad_cases[_i];
 	struct hd_df *df = NULL;
 	char err[512];
-	char *p = strdup(path_of("bad.tsv"));
+	const char *p = tu_path("bad.tsv");
 
-	write_text(p, c->text, c->len ? c->len : strlen(c->text));
+	tu_write(p, c->text, c->len ? c->len : strlen(c->text));
 	ck_assert_msg(hd_df_read(p, &df, err, sizeof(err)) == -1, "%s: accepted", c->what);
 	ck_assert_ptr_null(df);
 	ck_assert_msg(strstr(err, c->want) != NULL, "%s: got '%s', want '%s'", c->what, err, c->want);
-	ck_assert_msg(strncmp(err, dir, strlen(dir)) == 0, "%s: message does not name the file: %s", c->what, err);
-	free(p);
+	ck_assert_msg(strncmp(err, tu_dir, strlen(tu_dir)) == 0, "%s: message does not name the file: %s", c->what, err);
 }
 END_TEST
 
@@ -177,18 +143,17 @@ START_TEST(test_reject_long_line)
 {
 	struct hd_df *df = NULL;
 	char err[512];
-	char *p = strdup(path_of("long.tsv"));
+	const char *p = tu_path("long.tsv");
 	size_t n = 1 << 20;
 	char *text = malloc(n + 64);
 	int k = sprintf(text, HDR "# columns: a\n");
 
 	memset(text + k, '7', n);
 	text[k + n] = '\n';
-	write_text(p, text, (size_t)k + n + 1);
+	tu_write(p, text, (size_t)k + n + 1);
 	ck_assert_int_eq(hd_df_read(p, &df, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "long.tsv:4: line longer than") != NULL, "%s", err);
 	free(text);
-	free(p);
 }
 END_TEST
 
@@ -209,7 +174,7 @@ int main(void)
 	SRunner *sr;
 	int nf;
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_incomplete_and_abort);
 	tcase_add_loop_test(tc, test_reject_malformed, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));

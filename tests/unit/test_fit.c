@@ -22,43 +22,16 @@
 #include "hddscope/sim.h"
 #include "hddscope/stats.h"
 #include "hddscope/util.h"
-
-static char dir[] = "/tmp/hddscope-fit-XXXXXX";
-
-static void setup_dir(void)
-{
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown_dir(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	strcpy(dir, "/tmp/hddscope-fit-XXXXXX");
-}
+#include "testutil.h"
 
 /* Profile target into dir/name (quietly, no charts) with extra options; returns the directory. */
 static const char *profile(const char *name, const char *target, const char *seed, int write)
 {
 	static char out[300];
-	char *av[16];
-	int ac = 0;
 
-	snprintf(out, sizeof(out), "%s/%s", dir, name);
-	av[ac++] = "profile";
-	av[ac++] = "-q";
-	av[ac++] = "--no-charts";
-	av[ac++] = "--seed";
-	av[ac++] = (char *)seed;
-	if (write)
-		av[ac++] = "--write";
-	av[ac++] = "-o";
-	av[ac++] = out;
-	av[ac++] = (char *)target;
-	av[ac] = NULL;
-	ck_assert_int_eq(hd_cmd_profile(ac, av), 0);
+	snprintf(out, sizeof(out), "%s", tu_path(name));
+	ck_assert_int_eq(tu_runv(hd_cmd_profile, "profile", "-q", "--no-charts", "--seed", seed, "-o", out,
+				 write ? "--write" : target, write ? target : NULL, NULL), 0);
 	return out;
 }
 
@@ -72,7 +45,7 @@ static const char *variant(const char *preset, const char *name, const char *ext
 	FILE *f;
 
 	ck_assert_ptr_nonnull(p);
-	snprintf(path, sizeof(path), "%s/%s.drive", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.drive", tu_dir, name);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	for (s = p->text; *s;) {
@@ -322,7 +295,7 @@ START_TEST(test_drive_out)
 	struct hd_sim_model *m;
 
 	snprintf(orig, sizeof(orig), "%s", d);
-	snprintf(drive, sizeof(drive), "%s/fitted.drive", dir);
+	snprintf(drive, sizeof(drive), "%s/fitted.drive", tu_dir);
 	ck_assert_msg(hd_fit_write_drive(orig, fit, drive, "fitted from orig", err, sizeof(err)) == 0, "%s", err);
 	hd_jv_free(fit);
 	/* The model loads, and its name says where it came from. */
@@ -373,7 +346,7 @@ int main(void)
 	SRunner *sr;
 	int nf;
 
-	tcase_add_unchecked_fixture(tc, setup_dir, teardown_dir);
+	tcase_add_unchecked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_atlas3);
 	tcase_add_test(tc, test_cheetah9lp);

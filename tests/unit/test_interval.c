@@ -16,39 +16,8 @@
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
 #include "hddscope/sim.h"
-
-/*
- * dev.c holds weak stand-ins for the simulated drive; referencing the
- * engine pulls the real backend out of the static library.
- */
-static int (*const interval_test_link_sim)(struct hd_sim **, const struct hd_sim_model *, uint64_t)
-	__attribute__((used)) = hd_sim_new;
-
-static char dir[] = "/tmp/hddscope-test-interval-XXXXXX";
-
-static void setup(void)
-{
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	strcpy(dir, "/tmp/hddscope-test-interval-XXXXXX");
-}
-
-static char *path_of(const char *name)
-{
-	static char p[4][512];
-	static int k;
-
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
-	return p[k];
-}
+#include "hddscope/stats.h"
+#include "testutil.h"
 
 /* Write overhead and interface rate of every test drive: a cached 4 KiB write costs their sum. */
 #define WR_OVH_MS 0.3
@@ -57,7 +26,7 @@ static char *path_of(const char *name)
 
 static const char *write_drive(const char *name, double rpm, int wcache, unsigned wcache_kb)
 {
-	char *p = path_of(name);
+	const char *p = tu_path(name);
 	FILE *f = fopen(p, "w");
 
 	ck_assert_ptr_nonnull(f);
@@ -81,22 +50,9 @@ static const char *write_drive(const char *name, double rpm, int wcache, unsigne
 	return p;
 }
 
-static int run_interval(const char *const *args)
-{
-	char *argv[32];
-	int argc = 0;
-
-	while (args[argc]) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	return hd_cmd_interval(argc, argv);
-}
-
 static struct hd_df *run_on(const char *drive, const char *out, const char *extra)
 {
-	char spec[600], err[512];
+	char spec[600];
 	struct hd_df *df;
 	const char *args[] = { "interval", "-q", "--write", "-o", out, spec, extra, NULL };
 
@@ -106,33 +62,11 @@ static struct hd_df *run_on(const char *drive, const char *out, const char *extr
 		args[5] = extra;
 		args[6] = spec;
 	}
-	ck_assert_int_eq(run_interval(args), 0);
-	if (hd_df_read(out, &df, err, sizeof(err)))
-		ck_abort_msg("%s", err);
+	ck_assert_int_eq(tu_run(hd_cmd_interval, args), 0);
+	df = tu_read(out);
 	ck_assert_str_eq(hd_df_meta(df, "test"), "interval");
 	ck_assert_str_eq(hd_df_meta(df, "complete"), "yes");
 	return df;
-}
-
-static const struct hd_df_col *col(const struct hd_df *df, const char *name)
-{
-	const struct hd_df_col *c = hd_df_col(df, name);
-
-	ck_assert_msg(c != NULL, "%s: no column %s", df->path, name);
-	return c;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -145,8 +79,8 @@ static double median(double *v, size_t n)
  */
 static double sawtooth_period(const struct hd_df *df)
 {
-	const struct hd_df_col *iv = col(df, "interval_ms"), *act = col(df, "actual_interval_ms"),
-			       *lat = col(df, "latency_ms"), *cls = col(df, "class");
+	const struct hd_df_col *iv = tu_col(df, "interval_ms"), *act = tu_col(df, "actual_interval_ms"),
+			       *lat = tu_col(df, "latency_ms"), *cls = tu_col(df, "class");
 	double *ivs = malloc(df->nrows * sizeof(double)), *ml, *mv, *tmp, lo = INFINITY, hi = -INFINITY;
 	double first = NAN, last = NAN, *tooth;
 	size_t n = 0, teeth = 0, nt = 0;
@@ -154,7 +88,7 @@ static double sawtooth_period(const struct hd_df *df)
 	ck_assert_ptr_nonnull(ivs);
 	for (size_t i = 0; i < df->nrows; i++)
 		ivs[n++] = iv->num[i];
-	qsort(ivs, n, sizeof(*ivs), cmp_d);
+	hd_sort_doubles(ivs, n);
 	{
 		size_t u = 0;
 
@@ -178,14 +112,14 @@ static double sawtooth_period(const struct hd_df *df)
 				m++;
 			}
 		ck_assert_uint_gt(m, 0);
-		ml[k] = median(tmp, m);
-		mv[k] = ml[k] + median(tmp + df->nrows, m);
+		ml[k] = tu_median(tmp, m);
+		mv[k] = ml[k] + tu_median(tmp + df->nrows, m);
 		lo = fmin(lo, ml[k]);
 		hi = fmax(hi, ml[k]);
 	}
 	for (size_t k = 0; k <= n; k++) {
 		if (k == n || (k > 0 && ml[k] - ml[k - 1] > (hi - lo) / 2)) {
-			double med = median(tooth, nt);
+			double med = tu_median(tooth, nt);
 
 			if (teeth == 0)
 				first = med;
@@ -207,9 +141,9 @@ static double sawtooth_period(const struct hd_df *df)
 
 static void check_period(double rpm, const char *name)
 {
-	const char *drive = write_drive(name, rpm, 0, 0), *out = path_of("p.tsv");
+	const char *drive = write_drive(name, rpm, 0, 0), *out = tu_path("p.tsv");
 	struct hd_df *df = run_on(drive, out, NULL);
-	const struct hd_df_col *iv = col(df, "interval_ms"), *act = col(df, "actual_interval_ms");
+	const struct hd_df_col *iv = tu_col(df, "interval_ms"), *act = tu_col(df, "actual_interval_ms");
 	double rev = 60000 / rpm, p = sawtooth_period(df);
 
 	/* Defaults: 0 to 20 ms in 0.25 ms steps, 5 reps each. */
@@ -257,12 +191,12 @@ START_TEST(test_write_cache)
 	struct hd_df *dfs[3];
 	double rev = 60000.0 / 7200;
 
-	dfs[0] = run_on(big, path_of("big.tsv"), "--intervals=0,0.5,1,2,15,18,20");
-	dfs[1] = run_on(one, path_of("one.tsv"), "--intervals=0,0.5,1,2,15,18,20");
-	dfs[2] = run_on(off, path_of("off.tsv"), "--intervals=0,0.5,1,2,15,18,20");
+	dfs[0] = run_on(big, tu_path("big.tsv"), "--intervals=0,0.5,1,2,15,18,20");
+	dfs[1] = run_on(one, tu_path("one.tsv"), "--intervals=0,0.5,1,2,15,18,20");
+	dfs[2] = run_on(off, tu_path("off.tsv"), "--intervals=0,0.5,1,2,15,18,20");
 	for (int k = 0; k < 3; k++) {
-		const struct hd_df_col *iv = col(dfs[k], "interval_ms"), *lat = col(dfs[k], "latency_ms");
-		const struct hd_df_col *cls = col(dfs[k], "class");
+		const struct hd_df_col *iv = tu_col(dfs[k], "interval_ms"), *lat = tu_col(dfs[k], "latency_ms");
+		const struct hd_df_col *cls = tu_col(dfs[k], "class");
 
 		double full0 = 0;
 		int nfull0 = 0;
@@ -306,12 +240,12 @@ END_TEST
 
 START_TEST(test_refuses_without_write)
 {
-	const char *drive = write_drive("x.drive", 7200, 0, 0), *out = path_of("n.tsv");
+	const char *drive = write_drive("x.drive", 7200, 0, 0), *out = tu_path("n.tsv");
 	char spec[600];
 	const char *args[] = { "interval", "-q", "-o", out, spec, NULL };
 
 	snprintf(spec, sizeof(spec), "sim:%s", drive);
-	ck_assert_int_eq(run_interval(args), HD_EXIT_SETUP);
+	ck_assert_int_eq(tu_run(hd_cmd_interval, args), HD_EXIT_SETUP);
 	ck_assert_int_ne(access(out, F_OK), 0);
 }
 END_TEST
@@ -327,7 +261,7 @@ START_TEST(test_usage_errors)
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_int_eq(run_interval(bad[i]), HD_EXIT_USAGE);
+		ck_assert_int_eq(tu_run(hd_cmd_interval, bad[i]), HD_EXIT_USAGE);
 }
 END_TEST
 
@@ -338,7 +272,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_add_test(tc, test_period_7200);
 	tcase_add_test(tc, test_period_5400);
 	tcase_add_test(tc, test_period_10000);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "hddscope/cmd.h"
+#include "testutil.h"
 
 #define RUNS 200
 /*
@@ -52,7 +53,6 @@ const char *__asan_default_options(void)
 }
 
 /* tmpfs where there is one: the data files are fsync'ed, and 1600 fsyncs on a disk take long. */
-static char dir[64];
 
 static long rss_bytes(void)
 {
@@ -88,26 +88,8 @@ static long heap_bytes(void)
 	return (long)(mi.uordblks + mi.hblkhd);
 }
 
-static void run(int (*cmd)(int, char **), const char *name, ...)
-{
-	char *av[32], out[300];
-	int ac = 0;
-	va_list ap;
-	const char *a;
-
-	av[ac++] = (char *)name;
-	va_start(ap, name);
-	while ((a = va_arg(ap, const char *)))
-		av[ac++] = (char *)a;
-	va_end(ap);
-	snprintf(out, sizeof(out), "%s/%s.tsv", dir, name);
-	av[ac++] = "-q";
-	av[ac++] = "-o";
-	av[ac++] = out;
-	av[ac++] = "sim:atlas3";
-	av[ac] = NULL;
-	ck_assert_msg(cmd(ac, av) == 0, "%s failed", name);
-}
+/* A probe on sim:atlas3 that must succeed. */
+#define run(cmd, name, ...) ck_assert_msg(tu_probe(cmd, "sim:atlas3", name, __VA_ARGS__) == 0, "%s failed", name)
 
 /*
  * One of each probe, small but through every phase (calibration, pre-reads,
@@ -131,18 +113,9 @@ static void all_probes(int i)
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "%s/hddscope-memory-XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tu_mkdir();
 	/* bench prints its table even with -q. */
 	ck_assert_ptr_nonnull(freopen("/dev/null", "w", stdout));
-}
-
-static void teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
 }
 
 START_TEST(test_no_growth)
@@ -262,7 +235,7 @@ int main(int argc, char **argv)
 		execv("/proc/self/exe", argv);
 	}
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, setup, tu_rmdir);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_no_growth);
 	tcase_add_test(tc, test_growth_is_seen);

@@ -17,6 +17,7 @@
 #include "hddscope/datafile.h"
 #include "hddscope/sim.h"
 #include "hddscope/stats.h"
+#include "testutil.h"
 
 /*
  * Three zones, skews no shorter than the switches they cover (so a
@@ -48,7 +49,6 @@
 #define CACHE "cache_segments = 4\ncache_segment_kb = 256\nreadahead_kb = 256\n"
 #define NOCACHE "cache_segment_kb = 0\nreadahead_kb = 0\n"
 
-static char dir[] = "/tmp/hddscope-probes-XXXXXX";
 static char spec[300];
 static struct hd_sim_model *model;
 
@@ -59,7 +59,7 @@ static void use_model(const char *extra)
 	FILE *f;
 
 	snprintf(text, sizeof(text), "%s%s", MODEL, extra);
-	snprintf(path, sizeof(path), "%s/test.drive", dir);
+	snprintf(path, sizeof(path), "%s/test.drive", tu_dir);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs(text, f);
@@ -71,43 +71,28 @@ static void use_model(const char *extra)
 
 static void setup(void)
 {
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tu_mkdir();
 	model = NULL;
 	use_model(CACHE);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
 	hd_sim_model_free(model);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	strcpy(dir, "/tmp/hddscope-probes-XXXXXX");
+	tu_rmdir();
 }
 
-/* Run a command (NULL-terminated arguments after its name) with -q -o DIR/name.tsv on spec; read the file. */
-static struct hd_df *run_probe(int (*cmd)(int, char **), const char *name, ...)
-{
-	char *av[40], out[300], err[512];
-	struct hd_df *df;
-	va_list ap;
-	int ac = 0;
-	const char *a;
+/* Run a probe on the drive under test (options NULL-terminated) and read its complete data file. */
+#define run_probe(cmd, name, ...) read_complete(tu_probe(cmd, spec, name, __VA_ARGS__), name)
 
-	av[ac++] = (char *)name;
-	va_start(ap, name);
-	while ((a = va_arg(ap, const char *)))
-		av[ac++] = (char *)a;
-	va_end(ap);
-	snprintf(out, sizeof(out), "%s/%s.tsv", dir, name);
-	av[ac++] = "-q";
-	av[ac++] = "-o";
-	av[ac++] = out;
-	av[ac++] = spec;
-	av[ac] = NULL;
-	ck_assert_int_eq(cmd(ac, av), 0);
-	ck_assert_msg(hd_df_read(out, &df, err, sizeof(err)) == 0, "%s", err);
+static struct hd_df *read_complete(int rc, const char *name)
+{
+	char file[64];
+	struct hd_df *df;
+
+	ck_assert_int_eq(rc, 0);
+	snprintf(file, sizeof(file), "%s.tsv", name);
+	df = tu_read(tu_path(file));
 	ck_assert_str_eq(hd_df_meta(df, "complete"), "yes");
 	return df;
 }

@@ -15,43 +15,13 @@
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
 #include "hddscope/sim.h"
-
-/*
- * dev.c holds weak stand-ins for the simulated drive; referencing the
- * engine pulls the real backend out of the static library.
- */
-static int (*const queue_test_link_sim)(struct hd_sim **, const struct hd_sim_model *, uint64_t) __attribute__((used)) = hd_sim_new;
-
-static char dir[] = "/tmp/hddscope-test-queue-XXXXXX";
-
-static void setup(void)
-{
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-	strcpy(dir, "/tmp/hddscope-test-queue-XXXXXX");
-}
-
-static char *path_of(const char *name)
-{
-	static char p[4][512];
-	static int k;
-
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
-	return p[k];
-}
+#include "hddscope/stats.h"
+#include "testutil.h"
 
 /* A 7200 rpm drive, 8 GB, no read cache (every read is a media read), queue depth qd. */
 static const char *write_drive(const char *name, unsigned qd)
 {
-	char *p = path_of(name);
+	const char *p = tu_path(name);
 	FILE *f = fopen(p, "w");
 
 	ck_assert_ptr_nonnull(f);
@@ -70,41 +40,10 @@ static const char *write_drive(const char *name, unsigned qd)
 	return p;
 }
 
-static int run_queue(const char *const *args)
-{
-	char *argv[32];
-	int argc = 0;
-
-	while (args[argc]) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	return hd_cmd_queue(argc, argv);
-}
-
-static struct hd_df *read_df(const char *path)
-{
-	struct hd_df *df;
-	char err[512];
-
-	if (hd_df_read(path, &df, err, sizeof(err)))
-		ck_abort_msg("%s", err);
-	return df;
-}
-
-static const struct hd_df_col *col(const struct hd_df *df, const char *name)
-{
-	const struct hd_df_col *c = hd_df_col(df, name);
-
-	ck_assert_msg(c != NULL, "%s: no column %s", df->path, name);
-	return c;
-}
-
 /* IOPS of the summary row for procs n. */
 static double iops_at(const struct hd_df *df, double n)
 {
-	const struct hd_df_col *p = col(df, "procs"), *io = col(df, "iops");
+	const struct hd_df_col *p = tu_col(df, "procs"), *io = tu_col(df, "iops");
 
 	for (size_t i = 0; i < df->nrows; i++)
 		if (p->num[i] == n)
@@ -116,16 +55,16 @@ static double iops_at(const struct hd_df *df, double n)
 static void sim_iops(unsigned qd, double *i1, double *i8)
 {
 	char spec[600];
-	const char *out = path_of(qd > 1 ? "qd32.tsv" : "qd1.tsv");
+	const char *out = tu_path(qd > 1 ? "qd32.tsv" : "qd1.tsv");
 	struct hd_df *df;
 
 	snprintf(spec, sizeof(spec), "sim:%s", write_drive(qd > 1 ? "qd32.drive" : "qd1.drive", qd));
 	{
 		const char *args[] = { "queue", "-q", "--procs", "1,8", "--time", "30s", "-o", out, spec, NULL };
 
-		ck_assert_int_eq(run_queue(args), 0);
+		ck_assert_int_eq(tu_run(hd_cmd_queue, args), 0);
 	}
-	df = read_df(out);
+	df = tu_read(out);
 	ck_assert_str_eq(hd_df_meta(df, "test"), "queue");
 	ck_assert_str_eq(hd_df_meta(df, "complete"), "yes");
 	ck_assert_uint_eq(df->nrows, 2);
@@ -184,18 +123,18 @@ static char *slurp(const char *path)
 START_TEST(test_sim_repeatable)
 {
 	char spec[600], *a, *b;
-	const char *o1 = path_of("r1.tsv"), *o2 = path_of("r2.tsv");
+	const char *o1 = tu_path("r1.tsv"), *o2 = tu_path("r2.tsv");
 
 	snprintf(spec, sizeof(spec), "sim:%s", write_drive("qd32.drive", 32));
 	{
 		const char *args[] = { "queue", "-q", "--procs", "1,4", "--requests", "50", "-o", o1, spec, NULL };
-		ck_assert_int_eq(run_queue(args), 0);
+		ck_assert_int_eq(tu_run(hd_cmd_queue, args), 0);
 		args[7] = o2;
-		ck_assert_int_eq(run_queue(args), 0);
+		ck_assert_int_eq(tu_run(hd_cmd_queue, args), 0);
 	}
 	/* Compare the rows (the header has the start time and the file names). */
-	a = slurp(path_of("r1-requests.tsv"));
-	b = slurp(path_of("r2-requests.tsv"));
+	a = slurp(tu_path("r1-requests.tsv"));
+	b = slurp(tu_path("r2-requests.tsv"));
 	ck_assert_ptr_nonnull(strstr(a, "# columns:"));
 	ck_assert_ptr_nonnull(strstr(b, "# columns:"));
 	ck_assert_uint_gt(strlen(strstr(a, "# columns:")), 250 * 20);
@@ -204,13 +143,6 @@ START_TEST(test_sim_repeatable)
 	free(b);
 }
 END_TEST
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Nearest rank, as the probe documents it. */
 static double rank(const double *v, size_t n, double p)
@@ -222,7 +154,7 @@ static double rank(const double *v, size_t n, double p)
 
 START_TEST(test_file_clients_and_merge)
 {
-	const char *img = path_of("disk.img"), *out = path_of("f.tsv"), *rout = path_of("f-requests.tsv");
+	const char *img = tu_path("disk.img"), *out = tu_path("f.tsv"), *rout = tu_path("f-requests.tsv");
 	static const unsigned procs[] = { 1, 3, 8 };
 	const unsigned reqs = 150;
 	struct hd_df *sum, *req;
@@ -241,23 +173,23 @@ START_TEST(test_file_clients_and_merge)
 	{
 		const char *args[] = { "queue", "-q", "--procs", "1,3,8", "--requests", "150", "-o", out, img, NULL };
 
-		ck_assert_int_eq(run_queue(args), 0);
+		ck_assert_int_eq(tu_run(hd_cmd_queue, args), 0);
 	}
-	sum = read_df(out);
-	req = read_df(rout);
+	sum = tu_read(out);
+	req = tu_read(rout);
 	ck_assert_str_eq(hd_df_meta(req, "test"), "queue");
 	ck_assert_str_eq(hd_df_meta(req, "table"), "requests");
 	ck_assert_str_eq(hd_df_meta(req, "complete"), "yes");
 	ck_assert_str_eq(hd_df_meta(sum, "requests_file"), rout);
 	ck_assert_uint_eq(sum->nrows, 3);
-	rp = col(req, "procs");
-	rc = col(req, "client");
-	rpid = col(req, "pid");
-	roff = col(req, "offset_bytes");
-	rst = col(req, "start_ms");
-	rlat = col(req, "latency_ms");
-	sp = col(sum, "procs");
-	sr = col(sum, "requests");
+	rp = tu_col(req, "procs");
+	rc = tu_col(req, "client");
+	rpid = tu_col(req, "pid");
+	roff = tu_col(req, "offset_bytes");
+	rst = tu_col(req, "start_ms");
+	rlat = tu_col(req, "latency_ms");
+	sp = tu_col(sum, "procs");
+	sr = tu_col(sum, "requests");
 	ck_assert_uint_eq(req->nrows, (1 + 3 + 8) * reqs);
 	ck_assert_str_eq(hd_df_meta(sum, "samples"), "1800");
 	for (size_t k = 0; k < 3; k++) {
@@ -295,16 +227,16 @@ START_TEST(test_file_clients_and_merge)
 		}
 		ck_assert_uint_eq(m, n * reqs);
 		ck_assert_double_eq(sr->num[row], (double)m);
-		qsort(lat, m, sizeof(*lat), cmp_d);
+		hd_sort_doubles(lat, m);
 		/* Exact merge: the summary's figures are the merged data's, to the nanosecond. */
-		ck_assert_double_eq(col(sum, "lat_p50_ms")->num[row], rank(lat, m, 50));
-		ck_assert_double_eq(col(sum, "lat_p90_ms")->num[row], rank(lat, m, 90));
-		ck_assert_double_eq(col(sum, "lat_p99_ms")->num[row], rank(lat, m, 99));
-		ck_assert_double_eq(col(sum, "lat_max_ms")->num[row], lat[m - 1]);
-		ck_assert_double_eq_tol(col(sum, "lat_mean_ms")->num[row], acc / (double)m, 2e-6);
-		ck_assert_double_eq_tol(col(sum, "iops")->num[row], (double)m / (end / 1e3),
+		ck_assert_double_eq(tu_col(sum, "lat_p50_ms")->num[row], rank(lat, m, 50));
+		ck_assert_double_eq(tu_col(sum, "lat_p90_ms")->num[row], rank(lat, m, 90));
+		ck_assert_double_eq(tu_col(sum, "lat_p99_ms")->num[row], rank(lat, m, 99));
+		ck_assert_double_eq(tu_col(sum, "lat_max_ms")->num[row], lat[m - 1]);
+		ck_assert_double_eq_tol(tu_col(sum, "lat_mean_ms")->num[row], acc / (double)m, 2e-6);
+		ck_assert_double_eq_tol(tu_col(sum, "iops")->num[row], (double)m / (end / 1e3),
 					1e-3 * (double)m / (end / 1e3));
-		ck_assert_double_eq_tol(col(sum, "mb_s")->num[row], col(sum, "iops")->num[row] * 4096 / 1e6, 1e-3);
+		ck_assert_double_eq_tol(tu_col(sum, "mb_s")->num[row], tu_col(sum, "iops")->num[row] * 4096 / 1e6, 1e-3);
 		free(lat);
 	}
 	hd_df_free(sum);
@@ -315,7 +247,7 @@ END_TEST
 /* --time bounds each client by time; every client reports; nothing ran past the end by much. */
 START_TEST(test_file_time_bound)
 {
-	const char *img = path_of("t.img"), *out = path_of("t.tsv"), *rout = path_of("t-requests.tsv");
+	const char *img = tu_path("t.img"), *out = tu_path("t.tsv"), *rout = tu_path("t-requests.tsv");
 	struct hd_df *req;
 	const struct hd_df_col *rst, *rc;
 	FILE *f = fopen(img, "w");
@@ -327,11 +259,11 @@ START_TEST(test_file_time_bound)
 	{
 		const char *args[] = { "queue", "-q", "--procs", "4", "--time", "200ms", "-o", out, img, NULL };
 
-		ck_assert_int_eq(run_queue(args), 0);
+		ck_assert_int_eq(tu_run(hd_cmd_queue, args), 0);
 	}
-	req = read_df(rout);
-	rst = col(req, "start_ms");
-	rc = col(req, "client");
+	req = tu_read(rout);
+	rst = tu_col(req, "start_ms");
+	rc = tu_col(req, "client");
 	ck_assert_uint_gt(req->nrows, 4);
 	for (size_t i = 0; i < req->nrows; i++) {
 		/* Reads start before the deadline, after the release. */
@@ -357,7 +289,7 @@ START_TEST(test_usage_errors)
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_int_eq(run_queue(bad[i]), HD_EXIT_USAGE);
+		ck_assert_int_eq(tu_run(hd_cmd_queue, bad[i]), HD_EXIT_USAGE);
 }
 END_TEST
 
@@ -368,13 +300,13 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	tcase_add_checked_fixture(sim, setup, teardown);
+	tcase_add_checked_fixture(sim, tu_mkdir, tu_rmdir);
 	tcase_add_test(sim, test_sim_queue_depth_32_reorders);
 	tcase_add_test(sim, test_sim_queue_depth_1_fifo);
 	tcase_add_test(sim, test_sim_repeatable);
 	tcase_add_test(sim, test_usage_errors);
 	suite_add_tcase(s, sim);
-	tcase_add_checked_fixture(file, setup, teardown);
+	tcase_add_checked_fixture(file, tu_mkdir, tu_rmdir);
 	tcase_add_test(file, test_file_clients_and_merge);
 	tcase_add_test(file, test_file_time_bound);
 	suite_add_tcase(s, file);
