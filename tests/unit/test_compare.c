@@ -11,6 +11,7 @@
 
 #include "hddscope/compare.h"
 #include "hddscope/util.h"
+#include "testutil.h"
 
 #define REV 8.333
 #define N 4000
@@ -150,8 +151,6 @@ int main(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("stats");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, typical_is_mid_decile);
 	tcase_add_test(tc, crossing_curves);
@@ -160,9 +159,5 @@ int main(void)
 	tcase_add_test(tc, steadier_drive);
 	tcase_add_test(tc, band_width_is_the_revolution);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

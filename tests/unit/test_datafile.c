@@ -171,8 +171,6 @@ int main(void)
 {
 	Suite *s = suite_create("datafile");
 	TCase *tc = tcase_create("datafile");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_add_test(tc, test_round_trip);
@@ -181,9 +179,5 @@ int main(void)
 	tcase_add_test(tc, test_reject_long_line);
 	tcase_add_test(tc, test_missing_file);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

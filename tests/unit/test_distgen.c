@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "hddscope/probe.h"
+#include "testutil.h"
 
 #define N 200000
 
@@ -121,8 +122,6 @@ int main(void)
 {
 	Suite *s = suite_create("distgen");
 	TCase *tc = tcase_create("dist");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_test(tc, test_log_bounds_and_shape);
 	tcase_add_test(tc, test_linear_bounds_and_shape);
@@ -130,9 +129,5 @@ int main(void)
 	tcase_add_test(tc, test_setup_rounding);
 	tcase_add_test(tc, test_rng_below_uniform);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

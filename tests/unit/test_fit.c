@@ -343,8 +343,6 @@ int main(void)
 {
 	Suite *s = suite_create("fit");
 	TCase *tc = tcase_create("presets");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_unchecked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_set_timeout(tc, 120);
@@ -356,9 +354,5 @@ int main(void)
 	tcase_add_test(tc, test_caches_atlas3);
 	tcase_add_test(tc, test_drive_out);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

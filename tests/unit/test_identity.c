@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hddscope/identity.h"
+#include "testutil.h"
 
 static void put_word(uint8_t *b, int w, uint16_t v)
 {
@@ -172,17 +173,11 @@ int main(void)
 {
 	Suite *s = suite_create("identity");
 	TCase *tc = tcase_create("identify");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_test(tc, test_identify_fields);
 	tcase_add_test(tc, test_identify_rotation);
 	tcase_add_test(tc, test_identify_sectors_and_ncq);
 	tcase_add_test(tc, test_bad_blobs);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

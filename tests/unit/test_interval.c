@@ -269,8 +269,6 @@ int main(void)
 {
 	Suite *s = suite_create("interval");
 	TCase *tc = tcase_create("simulated");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_add_test(tc, test_period_7200);
@@ -280,9 +278,5 @@ int main(void)
 	tcase_add_test(tc, test_refuses_without_write);
 	tcase_add_test(tc, test_usage_errors);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "hddscope/json.h"
+#include "testutil.h"
 
 START_TEST(test_round_trip)
 {
@@ -170,8 +171,6 @@ int main(void)
 {
 	Suite *s = suite_create("json");
 	TCase *tc = tcase_create("json");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_loop_test(tc, test_refuse_malformed, 0, (int)(sizeof(bads) / sizeof(bads[0])));
@@ -179,9 +178,5 @@ int main(void)
 	tcase_add_test(tc, test_nul_after_number);
 	tcase_add_test(tc, test_near_dbl_max_round_trip);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

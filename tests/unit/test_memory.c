@@ -219,8 +219,6 @@ int main(int argc, char **argv)
 {
 	Suite *s = suite_create("memory");
 	TCase *tc = tcase_create("memory");
-	SRunner *sr;
-	int nf;
 
 	/*
 	 * glibc's per-thread cache keeps freed blocks that mallinfo2 still
@@ -241,9 +239,5 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, test_growth_is_seen);
 	tcase_add_test(tc, test_leak_check_is_on);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tu_run_suite(s);
 }

@@ -325,8 +325,6 @@ int main(void)
 {
 	Suite *s = suite_create("probes");
 	TCase *tc = tcase_create("sim");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
@@ -335,9 +333,5 @@ int main(void)
 	tcase_add_test(tc, test_bench_against_model);
 	tcase_add_test(tc, test_zone_steps);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

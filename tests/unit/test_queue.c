@@ -297,8 +297,6 @@ int main(void)
 {
 	Suite *s = suite_create("queue");
 	TCase *sim = tcase_create("simulated"), *file = tcase_create("file");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(sim, tu_mkdir, tu_rmdir);
 	tcase_add_test(sim, test_sim_queue_depth_32_reorders);
@@ -310,9 +308,5 @@ int main(void)
 	tcase_add_test(file, test_file_clients_and_merge);
 	tcase_add_test(file, test_file_time_bound);
 	suite_add_tcase(s, file);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

@@ -14,6 +14,7 @@
 #include "hddscope/dev.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
+#include "testutil.h"
 
 /*
  * 6000 rpm: one revolution is 10 ms.  Zone 0 has 200 sectors per track
@@ -623,8 +624,6 @@ int main(void)
 {
 	Suite *s = suite_create("sim");
 	TCase *tc = tcase_create("engine");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_seek_costs);
 	tcase_add_test(tc, test_head_switch);
@@ -643,9 +642,5 @@ int main(void)
 	tcase_add_test(tc, test_write_retry);
 	tcase_add_test(tc, test_dev_backend);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tu_run_suite(s);
 }

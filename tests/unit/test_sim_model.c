@@ -13,6 +13,7 @@
 
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
+#include "testutil.h"
 
 /* Three zones with a gap of two spare cylinders between the second and third. */
 static const char *const good =
@@ -351,8 +352,6 @@ int main(void)
 {
 	Suite *s = suite_create("sim_model");
 	TCase *tc = tcase_create("model");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_parse_values);
 	tcase_add_test(tc, test_layout_roundtrip);
@@ -364,9 +363,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_preset_files, 0, sizeof(want_presets) / sizeof(want_presets[0]));
 	tcase_add_test(tc, test_embedded_presets);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tu_run_suite(s);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hddscope/sim.h"
+#include "testutil.h"
 
 static char path[64];
 
@@ -202,8 +203,6 @@ int main(void)
 {
 	Suite *s = suite_create("sim_replay");
 	TCase *tc = tcase_create("replay");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_formats);
 	tcase_add_loop_test(tc, test_bad_traces, 0, sizeof(bad) / sizeof(bad[0]));
@@ -211,9 +210,5 @@ int main(void)
 	tcase_add_test(tc, test_run);
 	tcase_add_test(tc, test_rms);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tu_run_suite(s);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "hddscope/util.h"
+#include "testutil.h"
 
 struct size_case {
 	const char *in;
@@ -126,17 +127,11 @@ int main(void)
 {
 	Suite *s = suite_create("size");
 	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_loop_test(tc, test_size_table, 0, (int)(sizeof(size_cases) / sizeof(size_cases[0])));
 	tcase_add_test(tc, test_u64);
 	tcase_add_test(tc, test_double);
 	tcase_add_test(tc, test_fmt_size);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

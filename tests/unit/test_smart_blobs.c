@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hddscope/identity.h"
+#include "testutil.h"
 
 /* Letters and digits only. */
 static char *squeeze(char *s)
@@ -117,8 +118,6 @@ int main(void)
 	char probe[600];
 	Suite *s = suite_create("smart-blobs");
 	TCase *tc = tcase_create("blobs");
-	SRunner *sr;
-	int nf;
 
 	snprintf(probe, sizeof(probe), "%s/smart-blobs/README.md", shared);
 	if (access(probe, R_OK) != 0) {
@@ -127,9 +126,5 @@ int main(void)
 	}
 	tcase_add_test(tc, test_real_blobs);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(s);
 }

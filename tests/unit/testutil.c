@@ -118,6 +118,17 @@ const struct hd_df_col *tu_col(const struct hd_df *df, const char *name)
 	return c;
 }
 
+int tu_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 double tu_median(double *v, size_t n)
 {
 	hd_sort_doubles(v, n);

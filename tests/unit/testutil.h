@@ -34,6 +34,10 @@ int tu_probe(int (*cmd)(int, char **), const char *spec, const char *name, ...);
 struct hd_df *tu_read(const char *path);
 /* A column that must be there. */
 const struct hd_df_col *tu_col(const struct hd_df *df, const char *name);
+/* Run every test of suite s, free it; EXIT_SUCCESS when none failed. */
+struct Suite;
+int tu_run_suite(struct Suite *s);
+
 /* The median of n values (sorted in place). */
 double tu_median(double *v, size_t n);
 
