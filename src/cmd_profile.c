@@ -434,6 +434,8 @@ int hd_cmd_profile(int argc, char **argv)
 	r = profile_parse(argc, argv, &o);
 	if (r)
 		return r > 0 ? HD_EXIT_OK : hd_usage_hint("profile");
+	/* Ctrl-C during the look at the target ends the profile between steps. */
+	hd_install_signals();
 	if (mkdir(o.dir, 0755) < 0 && errno != EEXIST) {
 		hd_err("mkdir %s: %s", o.dir, strerror(errno));
 		return HD_EXIT_SETUP;

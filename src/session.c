@@ -165,6 +165,11 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	int rc, ex;
 
 	memset(s, 0, sizeof(*s));
+	/*
+	 * Before anything is changed: a Ctrl-C from here on ends the run
+	 * through hd_session_end, which puts the write cache back.
+	 */
+	hd_install_signals();
 	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE | (c->sync ? HD_OPEN_SYNC : 0) : 0);
 	if (ex)
 		return ex;
@@ -194,7 +199,6 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	}
 	s->rows = hd_dfw_rows(s->w);
 	hd_run_init(&s->run, s->dev, test, c->seed, c->quiet);
-	hd_install_signals();
 	hd_run_header(&s->run, s->w);
 	hd_identity_header(s->w, &s->id);
 	if (writes)
