@@ -61,18 +61,26 @@ int tu_run(int (*cmd)(int, char **), const char *const *args)
 	return cmd(argc, argv);
 }
 
+/* args[0] = name, then the NULL-terminated list ap; room is left for extra more. */
+static int collect(const char **args, const char *name, va_list ap, int extra)
+{
+	int n = 0;
+
+	args[n++] = name;
+	while ((args[n] = va_arg(ap, const char *)) != NULL) {
+		n++;
+		ck_assert_int_lt(n, 63 - extra);
+	}
+	return n;
+}
+
 int tu_runv(int (*cmd)(int, char **), const char *name, ...)
 {
 	const char *args[64];
 	va_list ap;
-	int n = 0;
 
-	args[n++] = name;
 	va_start(ap, name);
-	while ((args[n] = va_arg(ap, const char *)) != NULL) {
-		n++;
-		ck_assert_int_lt(n, 63);
-	}
+	collect(args, name, ap, 0);
 	va_end(ap);
 	return tu_run(cmd, args);
 }
@@ -82,14 +90,10 @@ int tu_probe(int (*cmd)(int, char **), const char *spec, const char *name, ...)
 	const char *args[64];
 	char out[600];
 	va_list ap;
-	int n = 0;
+	int n;
 
-	args[n++] = name;
 	va_start(ap, name);
-	while ((args[n] = va_arg(ap, const char *)) != NULL) {
-		n++;
-		ck_assert_int_lt(n, 58);
-	}
+	n = collect(args, name, ap, 4);
 	va_end(ap);
 	snprintf(out, sizeof(out), "%s/%s.tsv", tu_dir, name);
 	args[n++] = "-q";
