@@ -1,0 +1,282 @@
+/*
+ * The file rules of DESIGN section 2 in one place: what may be replaced by
+ * an output, how an output reaches its name, and how inputs are opened and
+ * read so that a FIFO, a device or a file without newlines can neither hang
+ * a run nor exhaust its memory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hddscope/fsutil.h"
+
+const char *hd_fs_strerror(int rc)
+{
+	switch (-rc) {
+	case HD_ENOTREG: return "exists and is not a regular file; refusing to use it";
+	case HD_ENOTDIRX: return "exists and is not a directory";
+	case HD_ESYMLINK: return "is a symbolic link; refusing to replace it";
+	case HD_ELONGLINE: return "line too long";
+	case HD_ENUL: return "NUL byte in a text file";
+	case HD_ECRLF: return "CRLF line ending (this file is read with LF endings only; convert it with dos2unix)";
+	case HD_EEMPTYOUT: return "came out empty";
+	default: return strerror(-rc);
+	}
+}
+
+/* The directory part of path, in buf. */
+static const char *dir_of(const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", path);
+	return dirname(buf);
+}
+
+/* An absent output needs a writable directory to be created in. */
+static int parent_writable(const char *path)
+{
+	char buf[PATH_MAX];
+	const char *dir = dir_of(path, buf, sizeof(buf));
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (access(dir, W_OK | X_OK) < 0)
+		return -errno;
+	return 0;
+}
+
+int hd_out_check_file(const char *path)
+{
+	struct stat st;
+
+	if (!path || !*path)
+		return -ENOENT;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? parent_writable(path) : -errno;
+	if (S_ISLNK(st.st_mode))
+		return -HD_ESYMLINK;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -HD_ENOTREG;
+	return parent_writable(path);
+}
+
+int hd_out_check_dir(const char *path)
+{
+	struct stat st;
+
+	if (!path || !*path)
+		return -ENOENT;
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		/* A dangling link would have mkdir fail; say what it is. */
+		if (lstat(path, &st) == 0)
+			return -HD_ESYMLINK;
+		return parent_writable(path);
+	}
+	if (!S_ISDIR(st.st_mode))
+		return -HD_ENOTDIRX;
+	if (access(path, W_OK | X_OK) < 0)
+		return -errno;
+	return 0;
+}
+
+int hd_out_make_dir(const char *path)
+{
+	int rc = hd_out_check_dir(path);
+
+	if (rc)
+		return rc;
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return hd_out_check_dir(path);
+}
+
+int hd_out_tmp_open(const char *path, char **tmp)
+{
+	int fd;
+
+	if (asprintf(tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	/* A leftover of an earlier run with our pid (a regular file) goes first. */
+	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 && errno == EEXIST) {
+		struct stat st;
+
+		if (lstat(*tmp, &st) == 0 && S_ISREG(st.st_mode) && unlink(*tmp) == 0)
+			fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		else
+			errno = EEXIST;
+	}
+	if (fd < 0) {
+		int e = errno;
+
+		free(*tmp);
+		*tmp = NULL;
+		return -e;
+	}
+	return fd;
+}
+
+int hd_out_commit(const char *tmp, const char *path, int nonempty)
+{
+	struct stat st;
+	int rc = 0;
+
+	if (nonempty && (stat(tmp, &st) < 0 || st.st_size == 0))
+		rc = -HD_EEMPTYOUT;
+	if (!rc && lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			rc = -HD_ESYMLINK;
+		else if (S_ISDIR(st.st_mode))
+			rc = -EISDIR;
+		else if (!S_ISREG(st.st_mode))
+			rc = -HD_ENOTREG;
+	}
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+static int write_fd(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int hd_out_write_all(const char *path, const void *buf, size_t len, const char **errcall)
+{
+	char *tmp;
+	int fd, rc;
+
+	*errcall = "create";
+	fd = hd_out_tmp_open(path, &tmp);
+	if (fd < 0)
+		return fd;
+	*errcall = "write";
+	rc = write_fd(fd, buf, len);
+	if (!rc && fsync(fd) < 0) {
+		*errcall = "fsync";
+		rc = -errno;
+	}
+	if (close(fd) < 0 && !rc) {
+		*errcall = "close";
+		rc = -errno;
+	}
+	if (rc) {
+		unlink(tmp);
+	} else {
+		*errcall = "rename";
+		rc = hd_out_commit(tmp, path, 0);
+	}
+	free(tmp);
+	return rc;
+}
+
+int hd_in_open(const char *path, FILE **f)
+{
+	struct stat st;
+	int fd, fl;
+
+	*f = NULL;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -HD_ENOTREG;
+	/* O_NONBLOCK: should a FIFO take the file's place meanwhile, open does not wait for a writer. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISREG(st.st_mode) ? errno : HD_ENOTREG;
+
+		close(fd);
+		return -e;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	*f = fdopen(fd, "r");
+	if (!*f) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return 0;
+}
+
+int hd_lines_init(struct hd_lines *l, FILE *f, size_t max)
+{
+	memset(l, 0, sizeof(*l));
+	l->f = f;
+	l->max = max;
+	l->buf = malloc(max + 1);
+	return l->buf ? 0 : -ENOMEM;
+}
+
+int hd_lines_next(struct hd_lines *l)
+{
+	size_t n = 0;
+	int c, nul = 0;
+
+	l->had_cr = 0;
+	l->len = 0;
+	l->buf[0] = '\0';
+	while ((c = getc_unlocked(l->f)) != EOF && c != '\n') {
+		if (n == l->max) {
+			l->lineno++;
+			return -HD_ELONGLINE;
+		}
+		nul |= c == '\0';
+		l->buf[n++] = (char)c;
+	}
+	if (c == EOF) {
+		if (ferror(l->f))
+			return errno ? -errno : -EIO;
+		if (n == 0)
+			return 0;
+	}
+	l->lineno++;
+	if (nul)
+		return -HD_ENUL;
+	if (n && l->buf[n - 1] == '\r') {
+		n--;
+		l->had_cr = 1;
+	}
+	l->buf[n] = '\0';
+	l->len = n;
+	return 1;
+}
+
+void hd_lines_free(struct hd_lines *l)
+{
+	free(l->buf);
+	l->buf = NULL;
+}
