@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/compare.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/plot.h"
 
 static void compare_usage(FILE *f)
@@ -132,11 +134,11 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 
 static int make_dir(const char *path)
 {
-	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-		hd_err("mkdir %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	int rc = hd_out_make_dir(path);
+
+	if (rc)
+		hd_err("%s: %s", path, hd_fs_strerror(rc));
+	return rc;
 }
 
 /* Both charts of test t; returns the exit code. */
@@ -157,14 +159,14 @@ static int draw(const struct compare_opts *o, const struct hd_compare_result *r,
 		int rc;
 
 		snprintf(out, sizeof(out), "%s/charts/%s-%s.%s", o->out, r->tests[t], modes[m], o->ext);
-		rc = hd_plot_script(r->scripts[t], 5, args);
+		rc = hd_plot_script(r->scripts[t], 5, args, 2);
 		if (rc == -ENOENT) {
 			hd_err("%s: no chart script %s.gp (set HDDSCOPE_PLOTS)", r->tests[t], r->scripts[t]);
 			return HD_EXIT_SETUP;
 		}
 		if (rc != 0) {
 			hd_err("gnuplot -c %s.gp %s %s %s %s: %s", r->scripts[t], fa, fb, out, modes[m],
-			       rc < 0 ? strerror(-rc) : "failed");
+			       rc < 0 ? hd_fs_strerror(rc) : "failed");
 			ex = HD_EXIT_RUNTIME;
 		}
 	}
@@ -191,10 +193,11 @@ int hd_cmd_compare(int argc, char **argv)
 	struct compare_opts o;
 	struct hd_compare_result res;
 	char err[1024], path[4096];
-	int rc = parse(argc, argv, &o), charts, ex = HD_EXIT_OK;
+	int rc = parse(argc, argv, &o), charts, created, ex = HD_EXIT_OK;
 
 	if (rc)
 		return rc < 0 ? HD_EXIT_OK : rc;
+	created = access(o.out, F_OK) != 0;
 	if (make_dir(o.out))
 		return HD_EXIT_SETUP;
 	charts = !o.no_charts;
@@ -204,6 +207,9 @@ int hd_cmd_compare(int argc, char **argv)
 	}
 	if (hd_compare_dirs(o.dirs[0], o.dirs[1], o.out, &o.cmp, charts ? o.ext : NULL, &res, err, sizeof(err))) {
 		hd_err("compare %s %s: %s", o.dirs[0], o.dirs[1], err);
+		/* A refused comparison leaves no directory of its own behind. */
+		if (created)
+			rmdir(o.out);
 		return HD_EXIT_SETUP;
 	}
 	snprintf(path, sizeof(path), "%s/charts", o.out);

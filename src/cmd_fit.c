@@ -12,6 +12,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/fit.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/json.h"
 
 static void fit_usage(FILE *f)
@@ -141,6 +142,11 @@ int hd_cmd_fit(int argc, char **argv)
 		return hd_usage_hint("fit");
 	}
 	dir = argv[optind];
+	/* Outputs are checked before any work: fit writes seekcurve.tsv and summary.json in DIR too. */
+	if (drive && (c = hd_out_check_file(drive))) {
+		hd_err("%s: %s", drive, hd_fs_strerror(c));
+		return HD_EXIT_SETUP;
+	}
 	if (hd_fit_dir(dir, &fit, err, sizeof(err))) {
 		hd_err("fit %s: %s", dir, err);
 		return HD_EXIT_SETUP;

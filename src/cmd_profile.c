@@ -20,6 +20,7 @@
 #include "hddscope/datafile.h"
 #include "hddscope/evidence.h"
 #include "hddscope/fit.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/plot.h"
@@ -349,15 +350,16 @@ static int write_summary(const struct prof_opts *o, const struct hd_dev *d, cons
 			 const int *rc, int complete, double est, double drive_s, double cpu_s, double wall_s,
 			 const char *started)
 {
-	char path[4096], tmp[4200], file[4200];
+	char path[4096], file[4200], *tmp;
+	const char *call;
 	struct hd_json j;
 	FILE *f;
+	int e;
 
 	snprintf(path, sizeof(path), "%s/summary.json", o->dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		hd_err("open %s: %s", tmp, strerror(errno));
+	e = hd_out_fopen(path, &f, &tmp);
+	if (e) {
+		hd_err("create %s: %s", path, hd_fs_strerror(e));
 		return -1;
 	}
 	hd_json_init(&j, f, 1);
@@ -407,18 +409,65 @@ static int write_summary(const struct prof_opts *o, const struct hd_dev *d, cons
 	}
 	hd_json_end(&j);
 	hd_json_end(&j);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		hd_err("write %s: %s", tmp, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	fclose(f);
-	if (rename(tmp, path) < 0) {
-		hd_err("rename %s: %s", path, strerror(errno));
+	e = hd_out_fclose(f, tmp, path, &call);
+	if (e) {
+		hd_err("%s %s: %s", call, path, hd_fs_strerror(e));
 		return -1;
 	}
 	return 0;
+}
+
+/* Check one output path inside the profile directory; prints why it may not be written. */
+static int check_out(const char *dir, const char *name, const char *ext, int is_dir)
+{
+	char path[4096];
+	int e, n = snprintf(path, sizeof(path), "%s/%s%s", dir, name, ext);
+
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		hd_err("%s: path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	e = is_dir ? hd_out_check_dir(path) : hd_out_check_file(path);
+	if (e)
+		hd_err("%s: %s", path, hd_fs_strerror(e));
+	return e;
+}
+
+/*
+ * Every file the profile will write, checked before the target is opened:
+ * a refusal after hours of measuring would lose them all.
+ */
+static int check_outputs(const struct prof_opts *o)
+{
+	static const char *const extra[] = { "summary", "seekcurve", "queue-requests" };
+	const char *ext = o->svg ? ".svg" : ".png";
+	char charts[4096];
+	struct stat st;
+	int e = hd_out_check_dir(o->dir);
+
+	if (e) {
+		hd_err("%s: %s", o->dir, hd_fs_strerror(e));
+		return -1;
+	}
+	if (stat(o->dir, &st) < 0)
+		return 0;	/* absent: created once the target has been opened */
+	for (size_t i = 0; i < NSTEPS; i++)
+		if (check_out(o->dir, steps[i].name, ".tsv", 0))
+			return -1;
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		if (check_out(o->dir, extra[i], i ? ".tsv" : ".json", 0))
+			return -1;
+	if (o->no_charts)
+		return 0;
+	if (check_out(o->dir, "charts", "", 1))
+		return -1;
+	snprintf(charts, sizeof(charts), "%s/charts", o->dir);
+	if (stat(charts, &st) < 0)
+		return 0;
+	for (size_t i = 0; i < NSTEPS; i++)
+		if (check_out(charts, steps[i].name, ext, 0))
+			return -1;
+	return check_out(charts, "seekcurve", ext, 0) ? -1 : 0;
 }
 
 int hd_cmd_profile(int argc, char **argv)
@@ -436,16 +485,22 @@ int hd_cmd_profile(int argc, char **argv)
 		return r > 0 ? HD_EXIT_OK : hd_usage_hint("profile");
 	/* Ctrl-C during the look at the target ends the profile between steps. */
 	hd_install_signals();
-	if (mkdir(o.dir, 0755) < 0 && errno != EEXIST) {
-		hd_err("mkdir %s: %s", o.dir, strerror(errno));
+	if (check_outputs(&o))
 		return HD_EXIT_SETUP;
-	}
 	/* Refuse up front what the write probes would refuse later. */
 	r = hd_open_target(&d, o.c.device, o.c.write_ok ? HD_OPEN_WRITE : 0);
 	if (r)
 		return r;
 	if (hd_identity_of(d, o.c.smart_blob, &ident, err, sizeof(err))) {
 		hd_err("%s", err);
+		hd_identity_free(&ident);
+		hd_dev_close(d);
+		return HD_EXIT_SETUP;
+	}
+	/* Only now, with the target accepted: a refused profile leaves no directory behind. */
+	r = hd_out_make_dir(o.dir);
+	if (r) {
+		hd_err("mkdir %s: %s", o.dir, hd_fs_strerror(r));
 		hd_identity_free(&ident);
 		hd_dev_close(d);
 		return HD_EXIT_SETUP;
@@ -530,8 +585,8 @@ int hd_cmd_profile(int argc, char **argv)
 		snprintf(charts, sizeof(charts), "%s/charts", o.dir);
 		if (!hd_plot_available()) {
 			hd_warn("gnuplot not found in PATH: charts skipped (Debian: apt-get install gnuplot-nox)");
-		} else if (mkdir(charts, 0755) < 0 && errno != EEXIST) {
-			hd_err("mkdir %s: %s", charts, strerror(errno));
+		} else if ((r = hd_out_make_dir(charts))) {
+			hd_err("mkdir %s: %s", charts, hd_fs_strerror(r));
 			ex = ex ? ex : HD_EXIT_RUNTIME;
 		} else {
 			for (size_t i = 0; i < NSTEPS; i++) {

@@ -13,6 +13,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
@@ -337,7 +338,7 @@ static int write_rows(const char *path, const char *model_spec, const char *trac
 	int rc = hd_dfw_open(&w, path, "replay");
 
 	if (rc) {
-		hd_err("open %s: %s", path, strerror(-rc));
+		hd_err("create %s: %s", path, hd_fs_strerror(rc));
 		return HD_EXIT_RUNTIME;
 	}
 	hd_dfw_meta(w, "device", "sim:%s", model_spec);
@@ -362,7 +363,7 @@ static int write_rows(const char *path, const char *model_spec, const char *trac
 		fputc('\n', f);
 	}
 	if ((rc = hd_dfw_finish(w, 1, &call))) {
-		hd_err("%s %s: %s", call, path, strerror(-rc));
+		hd_err("%s %s: %s", call, path, hd_fs_strerror(rc));
 		return HD_EXIT_RUNTIME;
 	}
 	return 0;
@@ -419,6 +420,10 @@ int hd_cmd_replay(int argc, char **argv)
 		return hd_usage_hint("replay");
 	}
 	trace_path = argv[optind];
+	if (out && (ex = hd_out_check_file(out))) {
+		hd_err("%s: %s", out, hd_fs_strerror(ex));
+		return HD_EXIT_SETUP;
+	}
 	if (strncmp(drive, "sim:", 4) == 0)
 		drive += 4;
 	if ((ex = load(drive, &m)))

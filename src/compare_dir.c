@@ -15,6 +15,7 @@
 
 #include "hddscope/compare.h"
 #include "hddscope/datafile.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/json.h"
 #include "hddscope/stats.h"
 #include "hddscope/util.h"
@@ -890,7 +891,7 @@ static int open_bins(struct ctx *c, size_t t)
 	snprintf(path, sizeof(path), "%s/bins-%s.tsv", c->outdir, tests[t].name);
 	rc = hd_dfw_open(&c->bins, path, "compare-bins");
 	if (rc)
-		return fail(c, "create %s: %s", path, strerror(-rc));
+		return fail(c, "create %s: %s", path, hd_fs_strerror(rc));
 	hd_dfw_meta(c->bins, "compared", "%s", tests[t].name);
 	hd_dfw_meta(c->bins, "a_dir", "%s", c->s[0].dir);
 	hd_dfw_meta(c->bins, "a_model", "%s", c->s[0].model);
@@ -908,7 +909,7 @@ static int close_bins(struct ctx *c)
 	int rc = hd_dfw_finish(c->bins, 1, &call);
 
 	c->bins = NULL;
-	return rc ? fail(c, "%s bins file in %s: %s", call, c->outdir, strerror(-rc)) : 0;
+	return rc ? fail(c, "%s bins file in %s: %s", call, c->outdir, hd_fs_strerror(rc)) : 0;
 }
 
 static void write_header(struct ctx *c)
@@ -961,29 +962,33 @@ static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare
 	return 0;
 }
 
-/* Write a file through a temporary name, as data files are. */
-static FILE *open_tmp(struct ctx *c, const char *name, char *tmp, size_t len)
+/* Write a file through a temporary name under fsutil's output rule, as data files are. */
+static FILE *open_tmp(struct ctx *c, const char *name, char **tmp)
 {
+	char path[4096];
 	FILE *f;
+	int rc;
 
-	snprintf(tmp, len, "%s/.%s.tmp", c->outdir, name);
-	f = fopen(tmp, "w");
-	if (!f)
-		fail(c, "fopen %s: %s", tmp, strerror(errno));
+	snprintf(path, sizeof(path), "%s/%s", c->outdir, name);
+	rc = hd_out_check_file(path);
+	if (!rc)
+		rc = hd_out_fopen(path, &f, tmp);
+	if (rc) {
+		fail(c, "create %s: %s", path, hd_fs_strerror(rc));
+		return NULL;
+	}
 	return f;
 }
 
-static int close_tmp(struct ctx *c, FILE *f, const char *tmp, const char *name)
+static int close_tmp(struct ctx *c, FILE *f, char *tmp, const char *name)
 {
 	char path[4096];
-	int bad = ferror(f);
+	const char *call;
+	int rc;
 
-	if (fclose(f) != 0 || bad)
-		return fail(c, "write %s: %s", tmp, strerror(errno ? errno : EIO));
 	snprintf(path, sizeof(path), "%s/%s", c->outdir, name);
-	if (rename(tmp, path) != 0)
-		return fail(c, "rename %s to %s: %s", tmp, path, strerror(errno));
-	return 0;
+	rc = hd_out_fclose(f, tmp, path, &call);
+	return rc ? fail(c, "%s %s: %s", call, path, hd_fs_strerror(rc)) : 0;
 }
 
 int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
@@ -991,7 +996,7 @@ int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 		    struct hd_compare_result *res, char *err, size_t errlen)
 {
 	struct ctx c = { .o = o, .outdir = outdir, .err = err, .errlen = errlen };
-	char tmp_txt[4096], tmp_json[4096];
+	char *tmp_txt = NULL, *tmp_json = NULL;
 	FILE *fj = NULL;
 	int rc = -1;
 
@@ -1004,10 +1009,10 @@ int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 		goto out;
 	revolution(&c, &c.s[0]);
 	revolution(&c, &c.s[1]);
-	c.txt = open_tmp(&c, "findings.txt", tmp_txt, sizeof(tmp_txt));
+	c.txt = open_tmp(&c, "findings.txt", &tmp_txt);
 	if (!c.txt)
 		goto out;
-	fj = open_tmp(&c, "compare.json", tmp_json, sizeof(tmp_json));
+	fj = open_tmp(&c, "compare.json", &tmp_json);
 	if (!fj)
 		goto out;
 	hd_json_init(&c.j, fj, 1);
@@ -1023,18 +1028,17 @@ int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 	fputc('\n', fj);
 	rc = close_tmp(&c, c.txt, tmp_txt, "findings.txt");
 	c.txt = NULL;
-	if (rc == 0)
+	tmp_txt = NULL;
+	if (rc == 0) {
 		rc = close_tmp(&c, fj, tmp_json, "compare.json");
-	fj = NULL;
+		fj = NULL;
+		tmp_json = NULL;
+	}
 out:
-	if (c.txt) {
-		fclose(c.txt);
-		unlink(tmp_txt);
-	}
-	if (fj) {
-		fclose(fj);
-		unlink(tmp_json);
-	}
+	if (c.txt || tmp_txt)
+		hd_out_fdrop(c.txt, tmp_txt);
+	if (fj || tmp_json)
+		hd_out_fdrop(fj, tmp_json);
 	for (int i = 0; i < 2; i++) {
 		hd_jv_free(c.s[i].summary);
 		for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++)

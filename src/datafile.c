@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "hddscope/datafile.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/util.h"
 
 #define MAX_LINE 65536
@@ -35,6 +36,7 @@ struct hd_df_writer {
 int hd_dfw_open(struct hd_df_writer **out, const char *path, const char *test)
 {
 	struct hd_df_writer *w = calloc(1, sizeof(*w));
+	int rc;
 
 	if (!w)
 		return -ENOMEM;
@@ -42,19 +44,19 @@ int hd_dfw_open(struct hd_df_writer **out, const char *path, const char *test)
 	w->path = strdup(path);
 	w->metaf = open_memstream(&w->meta, &w->metalen);
 	w->rows = open_memstream(&w->rowbuf, &w->rowlen);
-	if (!w->path || !w->metaf || !w->rows || asprintf(&w->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		w->tmp = NULL;
+	if (!w->path || !w->metaf || !w->rows) {
 		hd_dfw_abort(w);
 		return -ENOMEM;
 	}
-	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		int e = errno;
-		free(w->tmp);
-		w->tmp = NULL;
+	/* The output rule, before anything is measured: refuse what may not be replaced. */
+	rc = hd_out_check_file(path);
+	if (rc >= 0)
+		rc = hd_out_tmp_open(path, &w->tmp);
+	if (rc < 0) {
 		hd_dfw_abort(w);
-		return -e;
+		return rc;
 	}
+	w->fd = rc;
 	fprintf(w->metaf, "# test: %s\n", test);
 	*out = w;
 	return 0;
@@ -150,12 +152,10 @@ int hd_dfw_finish(struct hd_df_writer *w, int complete, const char **errcall)
 		rc = -errno;
 	}
 	w->fd = -1;
-	if (!rc && rename(w->tmp, w->path) < 0) {
-		*errcall = "rename";
-		rc = -errno;
-	}
 	if (!rc) {
-		/* Renamed: nothing left to clean up. */
+		*errcall = "rename";
+		rc = hd_out_commit(w->tmp, w->path, 0);
+		/* Renamed, or removed by the commit: nothing left to clean up. */
 		free(w->tmp);
 		w->tmp = NULL;
 	}

@@ -17,6 +17,7 @@
 
 #include "hddscope/datafile.h"
 #include "hddscope/fit.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/json.h"
 #include "hddscope/stats.h"
 
@@ -1383,7 +1384,7 @@ static int write_seekcurve(const char *dir, const struct fit *f, const struct in
 	snprintf(path, sizeof(path), "%s/seekcurve.tsv", dir);
 	rc = hd_dfw_open(&w, path, "seekcurve");
 	if (rc) {
-		fail(err, errlen, "create %s: %s", path, strerror(-rc));
+		fail(err, errlen, "create %s: %s", path, hd_fs_strerror(rc));
 		return -1;
 	}
 	copy_meta(w, src, "device");
@@ -1413,7 +1414,7 @@ static int write_seekcurve(const char *dir, const struct fit *f, const struct in
 		fprintf(o, "%.0f\t%.6f\t%zu\n", f->rows[k].d, f->rows[k].ms, f->rows[k].n);
 	rc = hd_dfw_finish(w, 1, &call);
 	if (rc) {
-		fail(err, errlen, "%s %s: %s", call, path, strerror(-rc));
+		fail(err, errlen, "%s %s: %s", call, path, hd_fs_strerror(rc));
 		return -1;
 	}
 	return 0;

@@ -18,6 +18,7 @@
 
 #include "hddscope/datafile.h"
 #include "hddscope/fit.h"
+#include "hddscope/fsutil.h"
 
 #define MAX_ZONES 64
 #define EQUAL_ZONES 8		/* when the zone curve says nothing about tracks */
@@ -192,8 +193,9 @@ int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *pat
 				hd_jv_num(fit, "model.e", NAN), 0 };
 	struct layout L;
 	size_t np;
-	int bound, ra_on = ra && ra->type == HD_JV_BOOL && ra->num;
-	char tmp[4200], nm[128];
+	int bound, rc, ra_on = ra && ra->type == HD_JV_BOOL && ra->num;
+	const char *call;
+	char *tmp, nm[128];
 	FILE *f;
 
 	if (!(rev > 0) || !(cap > 0)) {
@@ -216,10 +218,11 @@ int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *pat
 	for (char *p = nm; *p; p++)
 		if (*p == '#' || *p == '\n')
 			*p = '_';
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		snprintf(err, errlen, "create %s: %s", tmp, strerror(errno));
+	rc = hd_out_check_file(path);
+	if (!rc)
+		rc = hd_out_fopen(path, &f, &tmp);
+	if (rc) {
+		snprintf(err, errlen, "create %s: %s", path, hd_fs_strerror(rc));
 		return -1;
 	}
 	Bmid = (double)L.z[L.n / 2].spt * L.sb;
@@ -278,16 +281,9 @@ int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *pat
 	else
 		fprintf(f, "write_cache = off\n");
 	fprintf(f, "queue_depth = %d\n", isfinite(qg) && qg > 1.3 ? 32 : 1);
-	if (fflush(f) || ferror(f)) {
-		snprintf(err, errlen, "write %s: %s", tmp, strerror(errno));
-		fclose(f);
-		remove(tmp);
-		return -1;
-	}
-	fclose(f);
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "rename %s: %s", path, strerror(errno));
-		remove(tmp);
+	rc = hd_out_fclose(f, tmp, path, &call);
+	if (rc) {
+		snprintf(err, errlen, "%s %s: %s", call, path, hd_fs_strerror(rc));
 		return -1;
 	}
 	return 0;

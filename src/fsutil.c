@@ -25,7 +25,7 @@ const char *hd_fs_strerror(int rc)
 	case HD_ELONGLINE: return "line too long";
 	case HD_ENUL: return "NUL byte in a text file";
 	case HD_ECRLF: return "CRLF line ending (this file is read with LF endings only; convert it with dos2unix)";
-	case HD_EEMPTYOUT: return "came out empty";
+	case HD_EEMPTYOUT: return "came out empty or incomplete";
 	default: return strerror(-rc);
 	}
 }
@@ -102,32 +102,50 @@ int hd_out_make_dir(const char *path)
 	return hd_out_check_dir(path);
 }
 
-int hd_out_tmp_open(const char *path, char **tmp)
+/* Create name exclusively; a leftover regular file of an earlier run with our pid goes first. */
+static int create_excl(const char *name)
 {
-	int fd;
+	int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	struct stat st;
 
-	if (asprintf(tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	/* A leftover of an earlier run with our pid (a regular file) goes first. */
-	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0 && errno == EEXIST) {
-		struct stat st;
-
-		if (lstat(*tmp, &st) == 0 && S_ISREG(st.st_mode) && unlink(*tmp) == 0)
-			fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (lstat(name, &st) == 0 && S_ISREG(st.st_mode) && unlink(name) == 0)
+			fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 		else
 			errno = EEXIST;
 	}
-	if (fd < 0) {
-		int e = errno;
+	return fd < 0 ? -errno : fd;
+}
 
+static int tmp_open(const char *path, char **tmp, int keep_ext)
+{
+	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+	int fd, n;
+
+	if (keep_ext && dot && dot > (slash ? slash + 1 : path))
+		n = asprintf(tmp, "%.*s.tmp.%ld%s", (int)(dot - path), path, (long)getpid(), dot);
+	else
+		n = asprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (n < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = create_excl(*tmp);
+	if (fd < 0) {
 		free(*tmp);
 		*tmp = NULL;
-		return -e;
 	}
 	return fd;
+}
+
+int hd_out_tmp_open(const char *path, char **tmp)
+{
+	return tmp_open(path, tmp, 0);
+}
+
+int hd_out_tmp_open_ext(const char *path, char **tmp)
+{
+	return tmp_open(path, tmp, 1);
 }
 
 int hd_out_commit(const char *tmp, const char *path, int nonempty)
@@ -195,6 +213,60 @@ int hd_out_write_all(const char *path, const void *buf, size_t len, const char *
 	}
 	free(tmp);
 	return rc;
+}
+
+int hd_out_fopen(const char *path, FILE **f, char **tmp)
+{
+	int fd = hd_out_tmp_open(path, tmp);
+
+	*f = NULL;
+	if (fd < 0)
+		return fd;
+	*f = fdopen(fd, "w");
+	if (!*f) {
+		int e = errno;
+
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return -e;
+	}
+	return 0;
+}
+
+int hd_out_fclose(FILE *f, char *tmp, const char *path, const char **errcall)
+{
+	int rc = 0;
+
+	*errcall = "write";
+	if (fflush(f) || ferror(f)) {
+		rc = errno ? -errno : -EIO;
+	} else if (fsync(fileno(f)) < 0) {
+		*errcall = "fsync";
+		rc = -errno;
+	}
+	if (fclose(f) && !rc) {
+		*errcall = "close";
+		rc = -errno;
+	}
+	if (rc) {
+		unlink(tmp);
+	} else {
+		*errcall = "rename";
+		rc = hd_out_commit(tmp, path, 0);
+	}
+	free(tmp);
+	return rc;
+}
+
+void hd_out_fdrop(FILE *f, char *tmp)
+{
+	if (f)
+		fclose(f);
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
 }
 
 int hd_in_open(const char *path, FILE **f)

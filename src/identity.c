@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "hddscope/fsutil.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/sysfs.h"
@@ -408,9 +409,20 @@ int hd_smart_save(const char *device, const char *path, char *err, size_t errlen
 {
 	SkDisk *d;
 	const void *blob;
+	const char *call;
 	size_t len;
-	int fd, rc = 0;
+	int rc;
 
+	/* FILE is checked before the drive is asked anything: a device node is never written. */
+	rc = hd_out_check_file(path);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, hd_fs_strerror(rc));
+		return rc;
+	}
+	if (strncmp(device, "sim:", 4) == 0) {
+		snprintf(err, errlen, "%s: a simulated drive has no SMART data to save", device);
+		return -ENOTSUP;
+	}
 	if (sk_disk_open(device, &d) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "open %s: %s (SMART needs an ATA disk)", device, strerror(errno));
@@ -425,20 +437,9 @@ int hd_smart_save(const char *device, const char *path, char *err, size_t errlen
 		sk_disk_free(d);
 		return rc;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
-	} else {
-		if (write(fd, blob, len) != (ssize_t)len) {
-			rc = -EIO;
-			snprintf(err, errlen, "write %s: %s", path, strerror(errno));
-		}
-		if (close(fd) < 0 && !rc) {
-			rc = -errno;
-			snprintf(err, errlen, "close %s: %s", path, strerror(errno));
-		}
-	}
+	rc = hd_out_write_all(path, blob, len, &call);
+	if (rc)
+		snprintf(err, errlen, "%s %s: %s", call, path, hd_fs_strerror(rc));
 	sk_disk_free(d);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <inttypes.h>
 
+#include "hddscope/fsutil.h"
 #include "hddscope/json.h"
 #include "hddscope/util.h"
 
@@ -615,25 +616,19 @@ void hd_jv_emit(struct hd_json *j, const char *key, const struct hd_jv *v)
 
 int hd_jv_save(const char *path, const struct hd_jv *v)
 {
-	char tmp[4200];
 	struct hd_json j;
+	const char *call;
+	char *tmp;
 	FILE *f;
-	int rc = 0;
+	int rc = hd_out_check_file(path);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
+	if (!rc)
+		rc = hd_out_fopen(path, &f, &tmp);
+	if (rc)
+		return rc;
 	hd_json_init(&j, f, 1);
 	hd_jv_emit(&j, NULL, v);
 	if (v->type != HD_JV_OBJ && v->type != HD_JV_ARR)
 		fputc('\n', f);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		rc = -errno;
-	fclose(f);
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return hd_out_fclose(f, tmp, path, &call);
 }

@@ -5,6 +5,7 @@
  * the source tree the binary was built from.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/plot.h"
 
 static void plot_usage(FILE *f)
@@ -116,20 +118,76 @@ static int run_gnuplot_argv(const char *script, int nargs, const char *const *ar
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int run_gnuplot(const char *script, const char *data, const char *out)
+/*
+ * Is the file at fd a whole chart?  gnuplot exits 0 after writing nothing
+ * (or half a file) to a full file system, so the file's own ending is
+ * checked: a PNG's IEND chunk, an SVG's closing tag.
+ */
+static int chart_whole(const char *path)
 {
-	const char *args[] = { data, out };
+	static const unsigned char png_sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	static const unsigned char png_end[8] = { 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char head[8], tail[64];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), ok = 0;
 
-	return run_gnuplot_argv(script, 2, args);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(head))
+		goto out;
+	n = (ssize_t)(st.st_size < (off_t)sizeof(tail) ? st.st_size : (off_t)sizeof(tail));
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    pread(fd, tail, (size_t)n, st.st_size - n) != n)
+		goto out;
+	if (memcmp(head, png_sig, sizeof(png_sig)) == 0) {
+		ok = memcmp(tail + n - sizeof(png_end), png_end, sizeof(png_end)) == 0;
+		goto out;
+	}
+	for (ssize_t i = n - 6; i >= 0 && !ok; i--)
+		ok = memcmp(tail + i, "</svg>", 6) == 0;
+out:
+	close(fd);
+	return ok;
 }
 
-int hd_plot_script(const char *name, int nargs, const char *const *args)
+/* gnuplot draws into a temporary file; a whole chart takes the name args[out_arg]. */
+static int run_chart(const char *script, int nargs, const char *const *args, int out_arg)
+{
+	const char *av[MAX_SCRIPT_ARGS];
+	const char *out = args[out_arg];
+	char *tmp;
+	int fd, rc;
+
+	if (nargs < 0 || nargs > MAX_SCRIPT_ARGS || out_arg < 0 || out_arg >= nargs)
+		return -E2BIG;
+	rc = hd_out_check_file(out);
+	if (rc)
+		return rc;
+	fd = hd_out_tmp_open_ext(out, &tmp);
+	if (fd < 0)
+		return fd;
+	memcpy(av, args, (size_t)nargs * sizeof(*av));
+	av[out_arg] = tmp;
+	close(fd);
+	rc = run_gnuplot_argv(script, nargs, av);
+	if (rc == 0 && !chart_whole(tmp))
+		rc = -HD_EEMPTYOUT;
+	if (rc == 0)
+		rc = hd_out_commit(tmp, out, 1);
+	else
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+int hd_plot_script(const char *name, int nargs, const char *const *args, int out_arg)
 {
 	char script[PATH_MAX];
 
 	if (find_script(name, script, sizeof(script)))
 		return -ENOENT;
-	return run_gnuplot_argv(script, nargs, args);
+	return run_chart(script, nargs, args, out_arg);
 }
 
 int hd_plot_available(void)
@@ -174,10 +232,18 @@ int hd_plot_file(const char *data, const char *outdir, const char *ext, int prin
 		hd_err("%s: output path too long", data);
 		return HD_EXIT_USAGE;
 	}
-	rc = run_gnuplot(script, data, out);
-	if (rc != 0) {
+	{
+		const char *args[] = { data, out };
+
+		rc = run_chart(script, 2, args, 1);
+	}
+	if (rc > 0) {
 		hd_err("gnuplot -c %s %s %s: failed (status %d)", script, data, out, rc);
 		return HD_EXIT_RUNTIME;
+	}
+	if (rc < 0) {
+		hd_err("chart %s: %s", out, hd_fs_strerror(rc));
+		return rc == -HD_EEMPTYOUT || rc == -ENOSPC || rc == -EIO ? HD_EXIT_RUNTIME : HD_EXIT_SETUP;
 	}
 	if (print_name)
 		printf("%s\n", out);
@@ -220,8 +286,8 @@ int hd_cmd_plot(int argc, char **argv)
 		hd_err("gnuplot not found in PATH; install it (Debian: apt-get install gnuplot-nox)");
 		return HD_EXIT_SETUP;
 	}
-	if (outdir && mkdir(outdir, 0755) < 0 && errno != EEXIST) {
-		hd_err("mkdir %s: %s", outdir, strerror(errno));
+	if (outdir && (c = hd_out_make_dir(outdir))) {
+		hd_err("%s: %s", outdir, hd_fs_strerror(c));
 		return HD_EXIT_SETUP;
 	}
 	for (int i = optind; i < argc; i++) {

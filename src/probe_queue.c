@@ -34,6 +34,7 @@
 
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"
 
@@ -691,7 +692,7 @@ int hd_cmd_queue(int argc, char **argv)
 	if (!ex && !(rname = requests_name(s.out)))
 		ex = HD_EXIT_SETUP;
 	if (!ex && (rc = hd_dfw_open(&rw, rname, "queue"))) {
-		hd_err("create %s: %s", rname, strerror(-rc));
+		hd_err("create %s: %s", rname, hd_fs_strerror(rc));
 		ex = HD_EXIT_SETUP;
 	}
 	if (ex) {
@@ -712,7 +713,6 @@ int hd_cmd_queue(int argc, char **argv)
 	hd_dfw_meta(s.w, "span_bytes", "%llu", (unsigned long long)q.span);
 	hd_dfw_meta(s.w, "clients", "%s", simulated ? "simulated (closed loops against the drive's queue)"
 					     : "processes (fork, one O_DIRECT descriptor each)");
-	hd_dfw_meta(s.w, "requests_file", "%s", rname);
 	s.run.total = o.nprocs * 1000;
 	hd_session_calibrate(&s, buf, o.block);
 	hd_run_header(&s.run, rw);
@@ -773,9 +773,13 @@ int hd_cmd_queue(int argc, char **argv)
 		hd_dfw_columns(rw, "procs client pid offset_bytes start_ms latency_ms class");
 		rc = hd_dfw_finish(rw, complete, &call);
 		rw = NULL;
+		/* The summary names the requests file only when it was written. */
 		if (rc) {
-			hd_err("%s %s: %s", call, rname, strerror(-rc));
+			hd_err("%s %s: %s", call, rname, hd_fs_strerror(rc));
+			hd_dfw_meta(s.w, "requests_file", "none (%s %s: %s)", call, rname, hd_fs_strerror(rc));
 			failed = 1;
+		} else {
+			hd_dfw_meta(s.w, "requests_file", "%s", rname);
 		}
 		if (!o.c.quiet && nsum) {
 			hd_run_progress_end(&s.run);

@@ -10,6 +10,7 @@
 
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/session.h"
 
 int64_t hd_session_total_dev_ns;
@@ -165,6 +166,12 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	int rc, ex;
 
 	memset(s, 0, sizeof(*s));
+	/* Where the data goes is checked before the target is touched: a refusal costs nothing. */
+	rc = hd_out_check_file(c->out ? c->out : default_out);
+	if (rc) {
+		hd_err("%s: %s", c->out ? c->out : default_out, hd_fs_strerror(rc));
+		return HD_EXIT_SETUP;
+	}
 	/*
 	 * Before anything is changed: a Ctrl-C from here on ends the run
 	 * through hd_session_end, which puts the write cache back.
@@ -191,7 +198,7 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	}
 	rc = hd_dfw_open(&s->w, s->out, test);
 	if (rc) {
-		hd_err("create %s: %s", s->out, strerror(-rc));
+		hd_err("create %s: %s", s->out, hd_fs_strerror(rc));
 		free(s->out);
 		s->out = NULL;
 		ex = HD_EXIT_SETUP;
@@ -286,7 +293,7 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 	rc = hd_dfw_finish(s->w, complete, &call);
 	s->w = NULL;
 	if (rc) {
-		hd_err("%s %s: %s", call, s->out, strerror(-rc));
+		hd_err("%s %s: %s", call, s->out, hd_fs_strerror(rc));
 		ex = HD_EXIT_RUNTIME;
 	} else if (s->fatal) {
 		hd_err_access(s->dev, s->run.last_err_op, s->run.last_err_off, s->run.last_err);

@@ -53,6 +53,8 @@ int hd_out_make_dir(const char *path);
  * name.  Returns the descriptor or -errno.
  */
 int hd_out_tmp_open(const char *path, char **tmp);
+/* The same, named "BASE.tmp.PID.EXT": for writers that choose a format by the name's ending. */
+int hd_out_tmp_open_ext(const char *path, char **tmp);
 
 /*
  * Put tmp in place of path: path is checked again just before the rename
@@ -60,6 +62,18 @@ int hd_out_tmp_open(const char *path, char **tmp);
  * An empty tmp is refused (-HD_EEMPTYOUT) when nonempty is set.
  */
 int hd_out_commit(const char *tmp, const char *path, int nonempty);
+
+/* hd_out_tmp_open as a stdio stream: 0 and *f, *tmp, or -errno. */
+int hd_out_fopen(const char *path, FILE **f, char **tmp);
+
+/*
+ * Flush, fsync and close f, then hd_out_commit(tmp, path, 0).  On failure
+ * tmp is removed; either way it is freed.  *errcall names the failing call.
+ */
+int hd_out_fclose(FILE *f, char *tmp, const char *path, const char **errcall);
+
+/* Give up an output begun with hd_out_fopen: close f, remove and free tmp. */
+void hd_out_fdrop(FILE *f, char *tmp);
 
 /*
  * Write the whole of a memory buffer as output path through the temporary

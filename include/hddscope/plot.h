@@ -14,10 +14,13 @@ int hd_plot_file(const char *data, const char *outdir, const char *ext, int prin
 
 /*
  * Run plots/NAME.gp (found where hd_plot_file finds scripts) as
- * "gnuplot -c SCRIPT ARGS..." with up to 16 arguments.  Returns 0,
- * -ENOENT when there is no such script, -errno when gnuplot cannot be
- * started, or gnuplot's exit status (> 0).  Prints nothing.
+ * "gnuplot -c SCRIPT ARGS..." with up to 16 arguments, args[out_arg] being
+ * the chart's path.  gnuplot draws into a temporary file beside it, which
+ * takes the chart's name only when it is a whole PNG or SVG, and only over
+ * a regular file (fsutil's output rule).  Returns 0, -ENOENT when there is
+ * no such script, -errno or fsutil's codes (-HD_EEMPTYOUT: nothing or a
+ * partial chart came out), or gnuplot's exit status (> 0).  Prints nothing.
  */
-int hd_plot_script(const char *name, int nargs, const char *const *args);
+int hd_plot_script(const char *name, int nargs, const char *const *args, int out_arg);
 
 #endif

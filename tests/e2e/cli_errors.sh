@@ -63,7 +63,7 @@ cases=$(cat <<'TABLE'
 2|device too small \(0 bytes|seek @EMPTY@
 2|device too small \(1000 bytes|seek @TINY@
 2|add --write|seek --op write @IMG@
-2|create /nonexistent-dir/x.tsv: No such file or directory|seek -o /nonexistent-dir/x.tsv @IMG@
+2|/nonexistent-dir/x.tsv: No such file or directory|seek -o /nonexistent-dir/x.tsv @IMG@
 2|open /nonexistent.tsv: No such file or directory|plot /nonexistent.tsv
 2|open /nonexistent/disk: No such file or directory|info /nonexistent/disk
 2|seek-read.tsv:3: truncated header|plot @D@/trunc/seek-read.tsv
