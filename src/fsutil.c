@@ -214,7 +214,7 @@ int hd_in_open(const char *path, FILE **f)
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISREG(st.st_mode) ? errno : HD_ENOTREG;
+		int e = S_ISREG(st.st_mode) ? errno : S_ISDIR(st.st_mode) ? EISDIR : HD_ENOTREG;
 
 		close(fd);
 		return -e;
@@ -230,6 +230,16 @@ int hd_in_open(const char *path, FILE **f)
 		return -e;
 	}
 	return 0;
+}
+
+void hd_in_strerror(char *buf, size_t len, const char *path, int rc)
+{
+	/* A refusal is about what the path is; anything else is what open said. */
+	if (rc == -HD_ENOTREG || rc == -EISDIR)
+		snprintf(buf, len, "%s: %s", path, rc == -EISDIR ? "is a directory, not a regular file" :
+			 hd_fs_strerror(rc));
+	else
+		snprintf(buf, len, "open %s: %s", path, hd_fs_strerror(rc));
 }
 
 int hd_lines_init(struct hd_lines *l, FILE *f, size_t max)
@@ -250,7 +260,8 @@ int hd_lines_next(struct hd_lines *l)
 	l->len = 0;
 	l->buf[0] = '\0';
 	while ((c = getc_unlocked(l->f)) != EOF && c != '\n') {
-		if (n == l->max) {
+		/* The buffer's spare byte may hold the "\r" of a max-byte CRLF line. */
+		if (n > l->max || (n == l->max && c != '\r')) {
 			l->lineno++;
 			return -HD_ELONGLINE;
 		}

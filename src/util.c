@@ -306,3 +306,32 @@ int hd_parse_duration(const char *s, int64_t *ns)
 	}
 	return -EINVAL;
 }
+
+char *hd_quote(char *buf, size_t len, const char *s)
+{
+	static const char more[] = "...";
+	size_t n = 0;
+
+	if (len < sizeof(more) + 4) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[8];
+		int k = c == '\\' ? snprintf(esc, sizeof(esc), "\\\\") :
+			c < 0x20 || c > 0x7e ? snprintf(esc, sizeof(esc), "\\x%02x", c) :
+			snprintf(esc, sizeof(esc), "%c", c);
+
+		/* Room is kept for "..." so that a cut is never mistaken for the end. */
+		if (n + (size_t)k + (s[1] ? sizeof(more) - 1 : 0) >= len) {
+			memcpy(buf + n, more, sizeof(more));
+			return buf;
+		}
+		memcpy(buf + n, esc, (size_t)k);
+		n += (size_t)k;
+	}
+	buf[n] = '\0';
+	return buf;
+}

@@ -75,9 +75,18 @@ int hd_out_write_all(const char *path, const void *buf, size_t len, const char *
 int hd_in_open(const char *path, FILE **f);
 
 /*
+ * The one-line message for a failed hd_in_open of path, in buf: "PATH:
+ * exists and is not a regular file; refusing to use it" (or "PATH: is a
+ * directory, not a regular file") for a refusal, "open PATH: REASON" for
+ * anything else.
+ */
+void hd_in_strerror(char *buf, size_t len, const char *path, int rc);
+
+/*
  * A reader of text lines whose length is bounded before anything is
  * allocated: a line is at most max bytes, its "\n" removed, and a "\r"
- * before it removed and noted in had_cr.
+ * before it removed and noted in had_cr (a max-byte line may end in
+ * "\r\n").  Whether a "\r\n" ending is accepted is the caller's rule.
  */
 struct hd_lines {
 	FILE *f;
