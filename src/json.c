@@ -152,6 +152,8 @@ void hd_json_null(struct hd_json *j, const char *key)
 #include <string.h>
 #include <unistd.h>
 
+#include "hddscope/fsutil.h"
+
 #define JV_MAX_DEPTH 64
 
 struct jp {
@@ -441,8 +443,10 @@ static int jp_value(struct jp *p, struct hd_jv **out)
 			if (!v)
 				return jp_fail(p, "out of memory");
 			if (k == 0 || hd_parse_double(num, &v->num)) {
+				char c[2] = { *p->s, '\0' }, q[8];
+
 				hd_jv_free(v);
-				return jp_fail(p, "unexpected character '%c'", *p->s);
+				return jp_fail(p, "unexpected character '%s'", hd_quote(q, sizeof(q), c));
 			}
 			p->s += k;
 		}
@@ -474,43 +478,88 @@ int hd_jv_parse(const char *text, size_t len, const char *fname, struct hd_jv **
 	return 0;
 }
 
-int hd_jv_load(const char *path, struct hd_jv **out, char *err, size_t errlen)
+/*
+ * The bounds of a JSON file: summary.json is a few kilobytes of indented
+ * lines, so a line of a megabyte or a file of 16 MiB is not one.
+ */
+#define JSON_MAX_LINE (1u << 20)
+#define JSON_MAX_FILE (16u << 20)
+
+/* Append the line l holds, and its newline, to *text; -1 with err set. */
+static int json_append_line(const struct hd_lines *l, const char *path, char **text, size_t *len,
+			    size_t *cap, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
+	if (*len + l->len + 1 > JSON_MAX_FILE) {
+		snprintf(err, errlen, "%s:%zu: larger than %u bytes", path, l->lineno, JSON_MAX_FILE);
+		return -1;
+	}
+	if (*len + l->len + 1 > *cap) {
+		size_t ncap = *cap ? *cap * 2 : 65536;
+		char *t;
+
+		while (ncap < *len + l->len + 1)
+			ncap *= 2;
+		t = realloc(*text, ncap);
+		if (!t) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			return -1;
+		}
+		*text = t;
+		*cap = ncap;
+	}
+	memcpy(*text + *len, l->buf, l->len);
+	*len += l->len;
+	(*text)[(*len)++] = '\n';
+	return 0;
+}
+
+/* The whole of f in *text, read in bounded lines (CRLF is JSON whitespace). */
+static int json_read_text(FILE *f, const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+	struct hd_lines l;
+	size_t cap = 0;
 	int rc;
 
-	if (!f) {
-		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+	*text = NULL;
+	*len = 0;
+	if (hd_lines_init(&l, f, JSON_MAX_LINE)) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	for (;;) {
-		size_t k;
-
-		if (len + 65536 > cap) {
-			char *t = realloc(text, cap = len + 65536 + cap);
-			if (!t) {
-				free(text);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return -1;
-			}
-			text = t;
-		}
-		k = fread(text + len, 1, cap - len, f);
-		len += k;
-		if (k == 0)
+	while ((rc = hd_lines_next(&l)) == 1)
+		if (json_append_line(&l, path, text, len, &cap, err, errlen))
 			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "read %s: %s", path, strerror(errno));
-		fclose(f);
-		free(text);
+	if (rc == -HD_ELONGLINE)
+		snprintf(err, errlen, "%s:%zu: line longer than %u bytes", path, l.lineno, JSON_MAX_LINE);
+	else if (rc == -HD_ENUL)
+		snprintf(err, errlen, "%s:%zu: %s", path, l.lineno, hd_fs_strerror(rc));
+	else if (rc < 0)
+		snprintf(err, errlen, "read %s: %s", path, hd_fs_strerror(rc));
+	hd_lines_free(&l);
+	if (rc != 0) {
+		free(*text);
+		*text = NULL;
 		return -1;
 	}
+	return 0;
+}
+
+int hd_jv_load(const char *path, struct hd_jv **out, char *err, size_t errlen)
+{
+	FILE *f;
+	char *text;
+	size_t len;
+	int rc = hd_in_open(path, &f);
+
+	if (rc) {
+		hd_in_strerror(err, errlen, path, rc);
+		return -1;
+	}
+	rc = json_read_text(f, path, &text, &len, err, errlen);
 	fclose(f);
-	rc = hd_jv_parse(text, len, path, out, err, errlen);
+	if (rc)
+		return -1;
+	rc = hd_jv_parse(text ? text : "", len, path, out, err, errlen);
 	free(text);
 	return rc;
 }
