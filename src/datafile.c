@@ -431,12 +431,7 @@ static int df_next_line(struct df_reader *r, struct hd_lines *l)
 		rc = -HD_ECRLF;
 	if (rc >= 0)
 		return rc;
-	if (rc == -HD_ELONGLINE)
-		df_seterr(r->err, r->errlen, r->path, l->lineno, "line longer than %d bytes", MAX_LINE);
-	else if (rc == -HD_ENUL || rc == -HD_ECRLF)
-		df_seterr(r->err, r->errlen, r->path, l->lineno, "%s", hd_fs_strerror(rc));
-	else
-		snprintf(r->err, r->errlen, "read %s: %s", r->path, hd_fs_strerror(rc));
+	hd_lines_strerror(r->err, r->errlen, l, r->path, rc);
 	return -1;
 }
 

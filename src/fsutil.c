@@ -286,6 +286,16 @@ int hd_lines_next(struct hd_lines *l)
 	return 1;
 }
 
+void hd_lines_strerror(char *buf, size_t len, const struct hd_lines *l, const char *path, int rc)
+{
+	if (rc == -HD_ELONGLINE)
+		snprintf(buf, len, "%s:%zu: line longer than %zu bytes", path, l->lineno, l->max);
+	else if (rc == -HD_ENUL || rc == -HD_ECRLF)
+		snprintf(buf, len, "%s:%zu: %s", path, l->lineno, hd_fs_strerror(rc));
+	else
+		snprintf(buf, len, "read %s: %s", path, hd_fs_strerror(rc));
+}
+
 void hd_lines_free(struct hd_lines *l)
 {
 	free(l->buf);

@@ -529,12 +529,8 @@ static int json_read_text(FILE *f, const char *path, char **text, size_t *len, c
 	while ((rc = hd_lines_next(&l)) == 1)
 		if (json_append_line(&l, path, text, len, &cap, err, errlen))
 			break;
-	if (rc == -HD_ELONGLINE)
-		snprintf(err, errlen, "%s:%zu: line longer than %u bytes", path, l.lineno, JSON_MAX_LINE);
-	else if (rc == -HD_ENUL)
-		snprintf(err, errlen, "%s:%zu: %s", path, l.lineno, hd_fs_strerror(rc));
-	else if (rc < 0)
-		snprintf(err, errlen, "read %s: %s", path, hd_fs_strerror(rc));
+	if (rc < 0)
+		hd_lines_strerror(err, errlen, &l, path, rc);
 	hd_lines_free(&l);
 	if (rc != 0) {
 		free(*text);

@@ -106,5 +106,12 @@ int hd_lines_init(struct hd_lines *l, FILE *f, size_t max);
  */
 int hd_lines_next(struct hd_lines *l);
 void hd_lines_free(struct hd_lines *l);
+/*
+ * The one-line message for an error rc of hd_lines_next on path, in buf:
+ * "PATH:LINE: line longer than MAX bytes", "PATH:LINE: NUL byte ..." (and
+ * the same for -HD_ECRLF, which a caller may make of had_cr), or "read
+ * PATH: REASON".
+ */
+void hd_lines_strerror(char *buf, size_t len, const struct hd_lines *l, const char *path, int rc);
 
 #endif
