@@ -286,6 +286,53 @@ int hd_lines_next(struct hd_lines *l)
 	return 1;
 }
 
+/* Make room for need more bytes in *text (capacity *cap). */
+static int text_reserve(char **text, size_t *cap, size_t need)
+{
+	size_t ncap = *cap ? *cap : 8192;
+	char *t;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	t = realloc(*text, ncap);
+	if (!t)
+		return -ENOMEM;
+	*text = t;
+	*cap = ncap;
+	return 0;
+}
+
+int hd_lines_slurp(struct hd_lines *l, size_t max_total, char **text, size_t *len)
+{
+	size_t cap = 0;
+	int rc;
+
+	*text = NULL;
+	*len = 0;
+	while ((rc = hd_lines_next(l)) == 1) {
+		/* The line, its "\n" and the final NUL. */
+		if (*len + l->len + 2 > max_total) {
+			rc = -EFBIG;
+			break;
+		}
+		if ((rc = text_reserve(text, &cap, *len + l->len + 2)))
+			break;
+		memcpy(*text + *len, l->buf, l->len);
+		*len += l->len;
+		(*text)[(*len)++] = '\n';
+	}
+	if (rc == 0 && (rc = text_reserve(text, &cap, *len + 1)) == 0) {
+		(*text)[*len] = '\0';
+		return 0;
+	}
+	free(*text);
+	*text = NULL;
+	*len = 0;
+	return rc;
+}
+
 void hd_lines_strerror(char *buf, size_t len, const struct hd_lines *l, const char *path, int rc)
 {
 	if (rc == -HD_ELONGLINE)

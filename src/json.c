@@ -485,77 +485,29 @@ int hd_jv_parse(const char *text, size_t len, const char *fname, struct hd_jv **
 #define JSON_MAX_LINE (1u << 20)
 #define JSON_MAX_FILE (16u << 20)
 
-/* Append the line l holds, and its newline, to *text; -1 with err set. */
-static int json_append_line(const struct hd_lines *l, const char *path, char **text, size_t *len,
-			    size_t *cap, char *err, size_t errlen)
-{
-	if (*len + l->len + 1 > JSON_MAX_FILE) {
-		snprintf(err, errlen, "%s:%zu: larger than %u bytes", path, l->lineno, JSON_MAX_FILE);
-		return -1;
-	}
-	if (*len + l->len + 1 > *cap) {
-		size_t ncap = *cap ? *cap * 2 : 65536;
-		char *t;
-
-		while (ncap < *len + l->len + 1)
-			ncap *= 2;
-		t = realloc(*text, ncap);
-		if (!t) {
-			snprintf(err, errlen, "%s: out of memory", path);
-			return -1;
-		}
-		*text = t;
-		*cap = ncap;
-	}
-	memcpy(*text + *len, l->buf, l->len);
-	*len += l->len;
-	(*text)[(*len)++] = '\n';
-	return 0;
-}
-
-/* The whole of f in *text, read in bounded lines (CRLF is JSON whitespace). */
-static int json_read_text(FILE *f, const char *path, char **text, size_t *len, char *err, size_t errlen)
-{
-	struct hd_lines l;
-	size_t cap = 0;
-	int rc;
-
-	*text = NULL;
-	*len = 0;
-	if (hd_lines_init(&l, f, JSON_MAX_LINE)) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	while ((rc = hd_lines_next(&l)) == 1)
-		if (json_append_line(&l, path, text, len, &cap, err, errlen))
-			break;
-	if (rc < 0)
-		hd_lines_strerror(err, errlen, &l, path, rc);
-	hd_lines_free(&l);
-	if (rc != 0) {
-		free(*text);
-		*text = NULL;
-		return -1;
-	}
-	return 0;
-}
-
 int hd_jv_load(const char *path, struct hd_jv **out, char *err, size_t errlen)
 {
+	struct hd_lines l;
 	FILE *f;
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;
 	int rc = hd_in_open(path, &f);
 
 	if (rc) {
 		hd_in_strerror(err, errlen, path, rc);
 		return -1;
 	}
-	rc = json_read_text(f, path, &text, &len, err, errlen);
+	/* CRLF endings are read as LF: "\r" is JSON whitespace either way. */
+	rc = hd_lines_init(&l, f, JSON_MAX_LINE);
+	if (!rc)
+		rc = hd_lines_slurp(&l, JSON_MAX_FILE, &text, &len);
+	if (rc)
+		hd_lines_strerror(err, errlen, &l, path, rc);
+	hd_lines_free(&l);
 	fclose(f);
 	if (rc)
 		return -1;
-	rc = hd_jv_parse(text ? text : "", len, path, out, err, errlen);
+	rc = hd_jv_parse(text, len, path, out, err, errlen);
 	free(text);
 	return rc;
 }

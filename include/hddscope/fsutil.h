@@ -105,6 +105,13 @@ int hd_lines_init(struct hd_lines *l, FILE *f, size_t max);
  * without "\n" is a line.
  */
 int hd_lines_next(struct hd_lines *l);
+/*
+ * Read the rest of l's file into *text (malloc'd, NUL-terminated, each
+ * line ended by "\n", a "\r\n" ending read as "\n"), at most max_total
+ * bytes in all.  Returns 0, or hd_lines_next's errors or -EFBIG or
+ * -ENOMEM, with l->lineno the line at fault.
+ */
+int hd_lines_slurp(struct hd_lines *l, size_t max_total, char **text, size_t *len);
 void hd_lines_free(struct hd_lines *l);
 /*
  * The one-line message for an error rc of hd_lines_next on path, in buf:
