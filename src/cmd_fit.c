@@ -141,7 +141,8 @@ int hd_cmd_fit(int argc, char **argv)
 		return hd_usage_hint("fit");
 	}
 	dir = argv[optind];
-	if (hd_fit_dir(dir, &fit, err, sizeof(err))) {
+	/* A corrupt summary.json is bad input, refused before anything is fitted or written. */
+	if (hd_fit_check_summary(dir, err, sizeof(err)) || hd_fit_dir(dir, &fit, err, sizeof(err))) {
 		hd_err("fit %s: %s", dir, err);
 		return HD_EXIT_SETUP;
 	}
