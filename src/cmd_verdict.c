@@ -340,6 +340,20 @@ static void rule_stalls(struct verdict *v, struct hd_df **dfs, const char **name
 	}
 }
 
+/*
+ * Is file f queue.tsv, whose sums cover the requests queue-requests.tsv
+ * lists row by row?  Those are counted from their rows, and once.
+ */
+static int sums_listed_requests(struct hd_df **dfs, const char **names, size_t nf, size_t f)
+{
+	if (strcmp(names[f], "queue") != 0)
+		return 0;
+	for (size_t i = 0; i < nf; i++)
+		if (dfs[i] && strcmp(names[i], "queue-requests") == 0)
+			return 1;
+	return 0;
+}
+
 /* Failed accesses in every data file, with the offsets where the file names them. */
 static void rule_errors(struct verdict *v, struct hd_df **dfs, const char **names, size_t nf)
 {
@@ -348,14 +362,12 @@ static void rule_errors(struct verdict *v, struct hd_df **dfs, const char **name
 	uint64_t total = 0;
 
 	for (size_t f = 0; f < nf; f++) {
-		const char *m;
 		double at[12];
 		size_t k;
 
-		if (!dfs[f])
+		if (!dfs[f] || sums_listed_requests(dfs, names, nf, f))
 			continue;
-		m = hd_df_meta(dfs[f], "samples_error");
-		total += m ? strtoull(m, NULL, 10) : 0;
+		total += hd_df_error_count(dfs[f]);
 		k = hd_df_error_offsets(dfs[f], at, 12);
 		for (size_t i = 0; i < k && i < 12 && listed < 12 && len < sizeof(list) - 40; i++, listed++)
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s@%.0f", listed ? ", " : "",
