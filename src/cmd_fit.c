@@ -35,7 +35,7 @@ static void fit_usage(FILE *f)
 "  -h, --help          this help\n"
 "\n"
 "Exit codes: 0 ok, 1 usage, 2 nothing to fit (no usable data, unreadable\n"
-"file), 3 an output could not be written.\n");
+"file, corrupt summary.json), 3 an output could not be written.\n");
 }
 
 static void put_ms(const char *label, const struct hd_jv *fit, const char *key)
