@@ -142,7 +142,8 @@ snapshot() { find "$T" -path "$T/out" -prune -o -path "$T/err" -prune -o -printf
 
 # Under a memory limit where the build allows one (not the sanitizers').
 limit=()
-if bash -c 'ulimit -v 600000 && exec "$0" sim list' "$HDDSCOPE" >/dev/null 2>&1; then
+# The probe's status is taken inside the inner shell, so that an abort is not reported here.
+if bash -c 'ulimit -v 600000 && "$0" sim list; r=$?; exit $r' "$HDDSCOPE" >/dev/null 2>&1; then
 	limit=(bash -c 'ulimit -v 600000 && exec "$@"' _)
 else
 	echo "note: this build does not run under ulimit -v (sanitizers): cases run without a memory limit"
