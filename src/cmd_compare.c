@@ -177,10 +177,12 @@ static void print_file(const char *path)
 {
 	char buf[4096];
 	size_t n;
-	FILE *f = fopen(path, "r");
+	FILE *f;
+	int rc = hd_in_open(path, &f);
 
-	if (!f) {
-		hd_warn("fopen %s: %s", path, strerror(errno));
+	if (rc) {
+		hd_in_strerror(buf, sizeof(buf), path, rc);
+		hd_warn("%s", buf);
 		return;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)

@@ -36,7 +36,7 @@ static void fit_usage(FILE *f)
 "  -h, --help          this help\n"
 "\n"
 "Exit codes: 0 ok, 1 usage, 2 nothing to fit (no usable data, unreadable\n"
-"file), 3 an output could not be written.\n");
+"file, corrupt summary.json), 3 an output could not be written.\n");
 }
 
 static void put_ms(const char *label, const struct hd_jv *fit, const char *key)
@@ -147,7 +147,8 @@ int hd_cmd_fit(int argc, char **argv)
 		hd_err("%s: %s", drive, hd_fs_strerror(c));
 		return HD_EXIT_SETUP;
 	}
-	if (hd_fit_dir(dir, &fit, err, sizeof(err))) {
+	/* A corrupt summary.json is bad input, refused before anything is fitted or written. */
+	if (hd_fit_check_summary(dir, err, sizeof(err)) || hd_fit_dir(dir, &fit, err, sizeof(err))) {
 		hd_err("fit %s: %s", dir, err);
 		return HD_EXIT_SETUP;
 	}

@@ -266,8 +266,8 @@ static void summarize_file(struct hd_json *j, const char *path)
 	v = hd_df_meta(df, "complete");
 	hd_json_bool(j, "complete", v && strcmp(v, "yes") == 0);
 	hd_json_uint(j, "rows", df->nrows);
-	if ((v = hd_df_meta(df, "samples_error")))
-		hd_json_uint(j, "errors", strtoull(v, NULL, 10));
+	if (hd_df_meta(df, "samples_error"))
+		hd_json_uint(j, "errors", hd_df_error_count(df));
 	if ((v = hd_df_meta(df, "drive_time_ms")))
 		hd_json_num(j, "drive_time_s", atof(v) / 1e3);
 	if ((v = hd_df_meta(df, "cache_threshold_ms")))

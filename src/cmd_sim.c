@@ -113,7 +113,7 @@ static int sim_show(const char *spec)
 	FILE *f;
 	char buf[8192];
 	size_t n;
-	int ex = load(spec, &m);
+	int ex = load(spec, &m), rc;
 
 	if (ex)
 		return ex;
@@ -123,9 +123,11 @@ static int sim_show(const char *spec)
 		fwrite(p->text, 1, p->len, stdout);
 		return HD_EXIT_OK;
 	}
-	f = fopen(spec, "r");
-	if (!f) {
-		hd_err("open %s: %s", spec, strerror(errno));
+	/* The file was read as a model just now; it is opened by the same rule again. */
+	rc = hd_in_open(spec, &f);
+	if (rc) {
+		hd_in_strerror(buf, sizeof(buf), spec, rc);
+		hd_err("%s", buf);
 		return HD_EXIT_SETUP;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)

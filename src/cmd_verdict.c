@@ -18,6 +18,7 @@
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
 #include "hddscope/evidence.h"
+#include "hddscope/fsutil.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/stats.h"
@@ -54,71 +55,94 @@ static double rule(const char *name)
 	return NAN;
 }
 
+/*
+ * Set one rule from "NAME=VALUE".  A refused spec is quoted through
+ * hd_quote: it may come from a file that is not text at all.
+ */
 static int set_rule(const char *src, const char *spec)
 {
-	char name[64];
+	char name[64], qs[128], qn[80];
 	const char *eq = strchr(spec, '=');
-	size_t n;
+	size_t n = eq ? (size_t)(eq - spec) : 0;
 	double v;
 
-	if (!eq) {
-		hd_err("%s '%s': expected NAME=VALUE", src, spec);
-		return -1;
-	}
-	n = (size_t)(eq - spec);
+	hd_quote(qs, sizeof(qs), spec);
 	while (n && spec[n - 1] == ' ')
 		n--;
 	if (n == 0 || n >= sizeof(name)) {
-		hd_err("%s '%s': expected NAME=VALUE", src, spec);
+		hd_err("%s '%s': expected NAME=VALUE", src, qs);
 		return -1;
 	}
 	memcpy(name, spec, n);
 	name[n] = '\0';
+	hd_quote(qn, sizeof(qn), name);
 	eq++;
 	while (*eq == ' ')
 		eq++;
 	for (size_t i = 0; i < NRULES; i++)
 		if (strcmp(rules[i].name, name) == 0) {
 			if (hd_parse_double(eq, &v) || v < 0) {
-				hd_err("%s '%s': %s must be a number >= 0", src, spec, name);
+				hd_err("%s '%s': %s must be a number >= 0", src, qs, qn);
 				return -1;
 			}
 			rules[i].value = v;
 			return 0;
 		}
-	hd_err("%s '%s': unknown rule '%s' (see hddscope verdict --help)", src, spec, name);
+	hd_err("%s '%s': unknown rule '%s' (see hddscope verdict --help)", src, qs, qn);
 	return -1;
 }
 
-/* A rules file: NAME = VALUE lines, '#' comments. */
+/* The longest line of a rules file: its rules are short, so more is not a rules file. */
+#define RULES_MAX_LINE 511
+
+/* One line of a rules file, its comment and blanks dropped, as set_rule takes it. */
+static int rules_line(const char *path, size_t lineno, char *line)
+{
+	char *p = line, *hash = strchr(line, '#'), where[4200];
+
+	if (hash)
+		*hash = '\0';
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return 0;
+	for (char *e = p + strlen(p); e > p && (e[-1] == ' ' || e[-1] == '\t');)
+		*--e = '\0';
+	snprintf(where, sizeof(where), "%s:%zu:", path, lineno);
+	return set_rule(where, p);
+}
+
+/*
+ * A rules file: NAME = VALUE lines, '#' comments.  A CRLF line is read like
+ * an LF one: nothing else reads this file.
+ */
 static int load_rules(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char line[512], where[600];
-	int lineno = 0, rc = 0;
+	struct hd_lines l;
+	char msg[4200];
+	FILE *f;
+	int rc = hd_in_open(path, &f);
 
-	if (!f) {
-		hd_err("open %s: %s", path, strerror(errno));
+	if (rc) {
+		hd_in_strerror(msg, sizeof(msg), path, rc);
+		hd_err("%s", msg);
 		return -1;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
-		char *p = line, *hash = strchr(line, '#');
-
-		lineno++;
-		if (hash)
-			*hash = '\0';
-		p[strcspn(p, "\r\n")] = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			continue;
-		for (char *e = p + strlen(p); e > p && (e[-1] == ' ' || e[-1] == '\t');)
-			*--e = '\0';
-		snprintf(where, sizeof(where), "%s:%d:", path, lineno);
-		rc = set_rule(where, p);
+	if (hd_lines_init(&l, f, RULES_MAX_LINE)) {
+		hd_err("%s: out of memory", path);
+		fclose(f);
+		return -1;
 	}
+	while ((rc = hd_lines_next(&l)) == 1)
+		if (rules_line(path, l.lineno, l.buf))
+			break;
+	if (rc < 0) {
+		hd_lines_strerror(msg, sizeof(msg), &l, path, rc);
+		hd_err("%s", msg);
+	}
+	hd_lines_free(&l);
 	fclose(f);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 enum level { L_PASS, L_WARN, L_FAIL, L_INFO };
@@ -316,6 +340,20 @@ static void rule_stalls(struct verdict *v, struct hd_df **dfs, const char **name
 	}
 }
 
+/*
+ * Is file f queue.tsv, whose sums cover the requests queue-requests.tsv
+ * lists row by row?  Those are counted from their rows, and once.
+ */
+static int sums_listed_requests(struct hd_df **dfs, const char **names, size_t nf, size_t f)
+{
+	if (strcmp(names[f], "queue") != 0)
+		return 0;
+	for (size_t i = 0; i < nf; i++)
+		if (dfs[i] && strcmp(names[i], "queue-requests") == 0)
+			return 1;
+	return 0;
+}
+
 /* Failed accesses in every data file, with the offsets where the file names them. */
 static void rule_errors(struct verdict *v, struct hd_df **dfs, const char **names, size_t nf)
 {
@@ -324,14 +362,12 @@ static void rule_errors(struct verdict *v, struct hd_df **dfs, const char **name
 	uint64_t total = 0;
 
 	for (size_t f = 0; f < nf; f++) {
-		const char *m;
 		double at[12];
 		size_t k;
 
-		if (!dfs[f])
+		if (!dfs[f] || sums_listed_requests(dfs, names, nf, f))
 			continue;
-		m = hd_df_meta(dfs[f], "samples_error");
-		total += m ? strtoull(m, NULL, 10) : 0;
+		total += hd_df_error_count(dfs[f]);
 		k = hd_df_error_offsets(dfs[f], at, 12);
 		for (size_t i = 0; i < k && i < 12 && listed < 12 && len < sizeof(list) - 40; i++, listed++)
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s@%.0f", listed ? ", " : "",
@@ -421,7 +457,7 @@ static void verdict_usage(FILE *f)
 "without it the verdict is at best WARN: \"write response not measured\".\n"
 "\n"
 "The verdict is also stored in DIR/summary.json as \"verdict\".\n"
-"Exit codes: 0 PASS, 4 WARN, 5 FAIL; 1 usage, 2 unreadable directory or data.\n");
+"Exit codes: 0 PASS, 4 WARN, 5 FAIL; 1 usage, 2 unreadable directory, data or rules file.\n");
 }
 
 int hd_cmd_verdict(int argc, char **argv)
@@ -459,8 +495,9 @@ int hd_cmd_verdict(int argc, char **argv)
 				return hd_usage_hint("verdict");
 			break;
 		case O_RULES:
+			/* A rules file is input like the data: one it cannot take is a setup failure. */
 			if (load_rules(optarg))
-				return HD_EXIT_USAGE;
+				return HD_EXIT_SETUP;
 			break;
 		case O_BLOB:
 			blob = optarg;

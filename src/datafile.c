@@ -344,7 +344,7 @@ static int parse_row(struct hd_df *df, char *line, size_t lineno, size_t *cap, c
 		     char *err, size_t errlen)
 {
 	size_t n = 0, r = df->nrows;
-	char *p = line;
+	char *p = line, q[64], qv[48];
 	double v;
 
 	for (;;) {
@@ -378,13 +378,14 @@ static int parse_row(struct hd_df *df, char *line, size_t lineno, size_t *cap, c
 		struct hd_df_col *c = &df->cols[i];
 
 		if (*fields[i] == '\0') {
-			df_seterr(err, errlen, df->path, lineno, "empty field in column %s", c->name);
+			df_seterr(err, errlen, df->path, lineno, "empty field in column %s",
+				  hd_quote(q, sizeof(q), c->name));
 			return -1;
 		}
 		if (c->type == HD_COL_NUM) {
 			if (hd_parse_double(fields[i], &v)) {
-				df_seterr(err, errlen, df->path, lineno, "column %s: not a number: '%.40s'",
-					  c->name, fields[i]);
+				df_seterr(err, errlen, df->path, lineno, "column %s: not a number: '%s'",
+					  hd_quote(q, sizeof(q), c->name), hd_quote(qv, sizeof(qv), fields[i]));
 				return -1;
 			}
 			c->num[r] = v;
@@ -392,7 +393,7 @@ static int parse_row(struct hd_df *df, char *line, size_t lineno, size_t *cap, c
 			int k = dict_index(c, fields[i]);
 			if (k == -2) {
 				df_seterr(err, errlen, df->path, lineno, "column %s: more than %d distinct values",
-					  c->name, MAX_DICT);
+					  hd_quote(q, sizeof(q), c->name), MAX_DICT);
 				return -1;
 			}
 			if (k < 0) {
@@ -406,137 +407,158 @@ static int parse_row(struct hd_df *df, char *line, size_t lineno, size_t *cap, c
 	return 0;
 }
 
+/* What hd_df_read carries from one line to the next. */
+struct df_reader {
+	struct hd_df *df;
+	const char *path;
+	char **fields;		/* scratch for one row's fields, once the columns are known */
+	size_t rowcap;
+	char *err;
+	size_t errlen;
+};
+
+/*
+ * The next line of the file: 1, 0 at its end, -1 with the reason in err.
+ * A CRLF line is refused: gnuplot reads the file as it is, so a "\r" the
+ * reader dropped would still be in the last field the charts read.
+ */
+static int df_next_line(struct df_reader *r, struct hd_lines *l)
+{
+	int rc = hd_lines_next(l);
+
+	if (rc == 1 && l->had_cr)
+		rc = -HD_ECRLF;
+	if (rc >= 0)
+		return rc;
+	hd_lines_strerror(r->err, r->errlen, l, r->path, rc);
+	return -1;
+}
+
+/* Exactly "# hddscope-data N": nothing before, between or after. */
+static int df_format_line(struct df_reader *r, const char *line)
+{
+	uint64_t ver;
+
+	if (strncmp(line, "# hddscope-data ", 16) != 0 || hd_parse_u64(line + 16, &ver)) {
+		df_seterr(r->err, r->errlen, r->path, 1, "not an hddscope data file "
+			  "(the first line must be '# hddscope-data %d')", HD_DF_FORMAT);
+		return -1;
+	}
+	if (ver != HD_DF_FORMAT) {
+		df_seterr(r->err, r->errlen, r->path, 1, "unsupported format version %llu (this build reads %d)",
+			  (unsigned long long)ver, HD_DF_FORMAT);
+		return -1;
+	}
+	return 0;
+}
+
+/* A "# key: value" line before the columns, or the "# columns:" line itself. */
+static int df_header_line(struct df_reader *r, char *line, size_t n, size_t lineno)
+{
+	struct hd_df *df = r->df;
+	char *colon, *value;
+	size_t klen;
+
+	if (strncmp(line, "# ", 2) != 0) {
+		df_seterr(r->err, r->errlen, r->path, lineno, "expected a '# key: value' header line or '# columns: ...'");
+		return -1;
+	}
+	colon = strstr(line + 2, ": ");
+	klen = colon ? (size_t)(colon - (line + 2)) : 0;
+	if (!colon && line[n - 1] == ':') {
+		/* "# key:" with an empty value. */
+		colon = line + n - 1;
+		klen = (size_t)(colon - (line + 2));
+	}
+	if (!colon || !valid_key(line + 2, klen)) {
+		df_seterr(r->err, r->errlen, r->path, lineno, "malformed header line (expected '# key: value')");
+		return -1;
+	}
+	value = colon[1] == ' ' ? colon + 2 : colon + 1;
+	line[2 + klen] = '\0';
+	if (strcmp(line + 2, "columns") != 0) {
+		if (add_meta(df, line + 2, value)) {
+			df_seterr(r->err, r->errlen, r->path, lineno, "out of memory");
+			return -1;
+		}
+		return 0;
+	}
+	if (set_columns(df, value) || df->ncols == 0) {
+		df_seterr(r->err, r->errlen, r->path, lineno, "no column names");
+		return -1;
+	}
+	r->fields = calloc(df->ncols, sizeof(*r->fields));
+	if (!r->fields) {
+		df_seterr(r->err, r->errlen, r->path, lineno, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* One line after the format line: a header line until the columns are known, then a row. */
+static int df_line(struct df_reader *r, char *line, size_t n, size_t lineno)
+{
+	if (!r->fields)
+		return df_header_line(r, line, n, lineno);
+	if (line[0] == '#') {
+		df_seterr(r->err, r->errlen, r->path, lineno, "header line after the columns line");
+		return -1;
+	}
+	if (n == 0) {
+		df_seterr(r->err, r->errlen, r->path, lineno, "empty line");
+		return -1;
+	}
+	return parse_row(r->df, line, lineno, &r->rowcap, r->fields, r->err, r->errlen);
+}
+
+/* What the whole file must have had, once it has been read to its end. */
+static int df_complete(struct df_reader *r, size_t lines)
+{
+	if (lines == 0)
+		df_seterr(r->err, r->errlen, r->path, 0, "empty file");
+	else if (!r->fields)
+		df_seterr(r->err, r->errlen, r->path, lines, "truncated header: no '# columns:' line");
+	else if (!hd_df_meta(r->df, "test"))
+		df_seterr(r->err, r->errlen, r->path, 0, "no 'test:' header line");
+	else
+		return 0;
+	return -1;
+}
+
 int hd_df_read(const char *path, struct hd_df **out, char *err, size_t errlen)
 {
-	struct hd_df *df = calloc(1, sizeof(*df));
-	char *line = NULL, **fields = NULL;
-	size_t cap = 0, lineno = 0, rowcap = 0;
-	int have_columns = 0, rc = -1;
-	FILE *f;
+	struct df_reader r = { .path = path, .err = err, .errlen = errlen };
+	struct hd_lines l = { 0 };
+	FILE *f = NULL;
+	int rc;
 
-	if (!df || !(df->path = strdup(path))) {
+	r.df = calloc(1, sizeof(*r.df));
+	if (!r.df || !(r.df->path = strdup(path))) {
 		df_seterr(err, errlen, path, 0, "out of memory");
-		free(df);
+		free(r.df);
 		return -1;
 	}
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
-		hd_df_free(df);
+	rc = hd_in_open(path, &f);
+	if (rc) {
+		hd_in_strerror(err, errlen, path, rc);
+		hd_df_free(r.df);
 		return -1;
 	}
-	for (;;) {
-		ssize_t n = getline(&line, &cap, f);
-
-		if (n < 0)
-			break;
-		lineno++;
-		if ((size_t)n > MAX_LINE) {
-			df_seterr(err, errlen, path, lineno, "line longer than %d bytes", MAX_LINE);
-			goto out;
-		}
-		if (memchr(line, '\0', (size_t)n)) {
-			df_seterr(err, errlen, path, lineno, "NUL byte in a text file");
-			goto out;
-		}
-		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = '\0';
-		else if (!feof(f)) {
-			df_seterr(err, errlen, path, lineno, "read error");
-			goto out;
-		}
-		if (n > 0 && line[n - 1] == '\r')
-			line[--n] = '\0';
-		if (lineno == 1) {
-			uint64_t ver;
-
-			/* Exactly "# hddscope-data N": nothing before, between or after. */
-			if (strncmp(line, "# hddscope-data ", 16) != 0 || hd_parse_u64(line + 16, &ver)) {
-				df_seterr(err, errlen, path, lineno, "not an hddscope data file "
-					  "(the first line must be '# hddscope-data %d')", HD_DF_FORMAT);
-				goto out;
-			}
-			if (ver != HD_DF_FORMAT) {
-				df_seterr(err, errlen, path, lineno, "unsupported format version %llu (this build reads %d)",
-					  (unsigned long long)ver, HD_DF_FORMAT);
-				goto out;
-			}
-			continue;
-		}
-		if (!have_columns) {
-			char *colon, *value;
-			size_t klen;
-
-			if (strncmp(line, "# ", 2) != 0) {
-				df_seterr(err, errlen, path, lineno, "expected a '# key: value' header line or '# columns: ...'");
-				goto out;
-			}
-			colon = strstr(line + 2, ": ");
-			klen = colon ? (size_t)(colon - (line + 2)) : 0;
-			if (!colon && line[n - 1] == ':') {
-				/* "# key:" with an empty value. */
-				colon = line + n - 1;
-				klen = (size_t)(colon - (line + 2));
-			}
-			if (!colon || !valid_key(line + 2, klen)) {
-				df_seterr(err, errlen, path, lineno, "malformed header line (expected '# key: value')");
-				goto out;
-			}
-			value = colon[1] == ' ' ? colon + 2 : colon + 1;
-			line[2 + klen] = '\0';
-			if (strcmp(line + 2, "columns") == 0) {
-				if (set_columns(df, value) || df->ncols == 0) {
-					df_seterr(err, errlen, path, lineno, "no column names");
-					goto out;
-				}
-				fields = calloc(df->ncols, sizeof(*fields));
-				if (!fields) {
-					df_seterr(err, errlen, path, lineno, "out of memory");
-					goto out;
-				}
-				have_columns = 1;
-				continue;
-			}
-			if (add_meta(df, line + 2, value)) {
-				df_seterr(err, errlen, path, lineno, "out of memory");
-				goto out;
-			}
-			continue;
-		}
-		if (line[0] == '#') {
-			df_seterr(err, errlen, path, lineno, "header line after the columns line");
-			goto out;
-		}
-		if (n == 0) {
-			df_seterr(err, errlen, path, lineno, "empty line");
-			goto out;
-		}
-		if (parse_row(df, line, lineno, &rowcap, fields, err, errlen))
-			goto out;
+	if (hd_lines_init(&l, f, MAX_LINE)) {
+		df_seterr(err, errlen, path, 0, "out of memory");
+		rc = -1;
 	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "read %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (lineno == 0) {
-		df_seterr(err, errlen, path, 0, "empty file");
-		goto out;
-	}
-	if (!have_columns) {
-		df_seterr(err, errlen, path, lineno, "truncated header: no '# columns:' line");
-		goto out;
-	}
-	if (!hd_df_meta(df, "test")) {
-		df_seterr(err, errlen, path, 0, "no 'test:' header line");
-		goto out;
-	}
-	rc = 0;
-	*out = df;
-out:
+	while (!rc && (rc = df_next_line(&r, &l)) == 1)
+		rc = l.lineno == 1 ? df_format_line(&r, l.buf) : df_line(&r, l.buf, l.len, l.lineno);
+	if (!rc)
+		rc = df_complete(&r, l.lineno);
 	fclose(f);
-	free(line);
-	free(fields);
-	if (rc)
-		hd_df_free(df);
-	return rc;
+	hd_lines_free(&l);
+	free(r.fields);
+	if (rc) {
+		hd_df_free(r.df);
+		return -1;
+	}
+	*out = r.df;
+	return 0;
 }

@@ -4,10 +4,12 @@
  * them into the offset that failed.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hddscope/evidence.h"
+#include "hddscope/util.h"
 
 size_t hd_df_error_offsets(const struct hd_df *df, double *out, size_t max)
 {
@@ -39,4 +41,20 @@ size_t hd_df_error_offsets(const struct hd_df *df, double *out, size_t max)
 		n++;
 	}
 	return n;
+}
+
+uint64_t hd_df_error_count(const struct hd_df *df)
+{
+	const struct hd_df_col *cls = hd_df_col(df, "class");
+	const char *m;
+	uint64_t n = 0;
+
+	/* Rows are what was measured; a header line is only what the file says of them. */
+	if (cls && cls->type == HD_COL_STR) {
+		for (size_t i = 0; i < df->nrows; i++)
+			n += strcmp(hd_df_str(cls, i), "error") == 0;
+		return n;
+	}
+	m = hd_df_meta(df, "samples_error");
+	return m && hd_parse_u64(m, &n) == 0 ? n : 0;
 }

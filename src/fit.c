@@ -1528,6 +1528,41 @@ done:
 	return rc;
 }
 
+/* dir/summary.json as a JSON object in *doc, an empty one when there is none; -1 with err. */
+static int load_summary(const char *dir, struct hd_jv **doc, char *err, size_t errlen)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	*doc = NULL;
+	if (access(path, F_OK) != 0) {
+		*doc = hd_jv_new(HD_JV_OBJ);
+		if (*doc)
+			return 0;
+		fail(err, errlen, "out of memory");
+		return -1;
+	}
+	if (hd_jv_load(path, doc, err, errlen))
+		return -1;
+	if ((*doc)->type != HD_JV_OBJ) {
+		hd_jv_free(*doc);
+		*doc = NULL;
+		fail(err, errlen, "%s: not a JSON object", path);
+		return -1;
+	}
+	return 0;
+}
+
+int hd_fit_check_summary(const char *dir, char *err, size_t errlen)
+{
+	struct hd_jv *doc;
+
+	if (load_summary(dir, &doc, err, errlen))
+		return -1;
+	hd_jv_free(doc);
+	return 0;
+}
+
 int hd_fit_store_summary(const char *dir, struct hd_jv *fit, char *err, size_t errlen)
 {
 	char path[4096];
@@ -1535,19 +1570,7 @@ int hd_fit_store_summary(const char *dir, struct hd_jv *fit, char *err, size_t e
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	if (access(path, F_OK) == 0) {
-		if (hd_jv_load(path, &doc, err, errlen)) {
-			hd_jv_free(fit);
-			return -1;
-		}
-		if (doc->type != HD_JV_OBJ) {
-			fail(err, errlen, "%s: not a JSON object", path);
-			hd_jv_free(doc);
-			hd_jv_free(fit);
-			return -1;
-		}
-	} else if (!(doc = hd_jv_new(HD_JV_OBJ))) {
-		fail(err, errlen, "out of memory");
+	if (load_summary(dir, &doc, err, errlen)) {
 		hd_jv_free(fit);
 		return -1;
 	}
@@ -1570,7 +1593,8 @@ int hd_fit_update_summary(const char *dir, char *err, size_t errlen)
 {
 	struct hd_jv *fit;
 
-	if (hd_fit_dir(dir, &fit, err, errlen))
+	/* A summary.json that cannot take the result is found before seekcurve.tsv is written. */
+	if (hd_fit_check_summary(dir, err, errlen) || hd_fit_dir(dir, &fit, err, errlen))
 		return -1;
 	return hd_fit_store_summary(dir, fit, err, errlen);
 }

@@ -286,7 +286,7 @@ int hd_in_open(const char *path, FILE **f)
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISREG(st.st_mode) ? errno : HD_ENOTREG;
+		int e = S_ISREG(st.st_mode) ? errno : S_ISDIR(st.st_mode) ? EISDIR : HD_ENOTREG;
 
 		close(fd);
 		return -e;
@@ -302,6 +302,16 @@ int hd_in_open(const char *path, FILE **f)
 		return -e;
 	}
 	return 0;
+}
+
+void hd_in_strerror(char *buf, size_t len, const char *path, int rc)
+{
+	/* A refusal is about what the path is; anything else is what open said. */
+	if (rc == -HD_ENOTREG || rc == -EISDIR)
+		snprintf(buf, len, "%s: %s", path, rc == -EISDIR ? "is a directory, not a regular file" :
+			 hd_fs_strerror(rc));
+	else
+		snprintf(buf, len, "open %s: %s", path, hd_fs_strerror(rc));
 }
 
 int hd_lines_init(struct hd_lines *l, FILE *f, size_t max)
@@ -322,7 +332,8 @@ int hd_lines_next(struct hd_lines *l)
 	l->len = 0;
 	l->buf[0] = '\0';
 	while ((c = getc_unlocked(l->f)) != EOF && c != '\n') {
-		if (n == l->max) {
+		/* The buffer's spare byte may hold the "\r" of a max-byte CRLF line. */
+		if (n > l->max || (n == l->max && c != '\r')) {
 			l->lineno++;
 			return -HD_ELONGLINE;
 		}
@@ -345,6 +356,63 @@ int hd_lines_next(struct hd_lines *l)
 	l->buf[n] = '\0';
 	l->len = n;
 	return 1;
+}
+
+/* Make room for need more bytes in *text (capacity *cap). */
+static int text_reserve(char **text, size_t *cap, size_t need)
+{
+	size_t ncap = *cap ? *cap : 8192;
+	char *t;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	t = realloc(*text, ncap);
+	if (!t)
+		return -ENOMEM;
+	*text = t;
+	*cap = ncap;
+	return 0;
+}
+
+int hd_lines_slurp(struct hd_lines *l, size_t max_total, char **text, size_t *len)
+{
+	size_t cap = 0;
+	int rc;
+
+	*text = NULL;
+	*len = 0;
+	while ((rc = hd_lines_next(l)) == 1) {
+		/* The line, its "\n" and the final NUL. */
+		if (*len + l->len + 2 > max_total) {
+			rc = -EFBIG;
+			break;
+		}
+		if ((rc = text_reserve(text, &cap, *len + l->len + 2)))
+			break;
+		memcpy(*text + *len, l->buf, l->len);
+		*len += l->len;
+		(*text)[(*len)++] = '\n';
+	}
+	if (rc == 0 && (rc = text_reserve(text, &cap, *len + 1)) == 0) {
+		(*text)[*len] = '\0';
+		return 0;
+	}
+	free(*text);
+	*text = NULL;
+	*len = 0;
+	return rc;
+}
+
+void hd_lines_strerror(char *buf, size_t len, const struct hd_lines *l, const char *path, int rc)
+{
+	if (rc == -HD_ELONGLINE)
+		snprintf(buf, len, "%s:%zu: line longer than %zu bytes", path, l->lineno, l->max);
+	else if (rc == -HD_ENUL || rc == -HD_ECRLF)
+		snprintf(buf, len, "%s:%zu: %s", path, l->lineno, hd_fs_strerror(rc));
+	else
+		snprintf(buf, len, "read %s: %s", path, hd_fs_strerror(rc));
 }
 
 void hd_lines_free(struct hd_lines *l)

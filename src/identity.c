@@ -299,12 +299,13 @@ int hd_identity_from_blob_file(const char *path, struct hd_identity *id, char *e
 {
 	uint8_t buf[65536];
 	size_t n;
-	int rc;
-	FILE *f = fopen(path, "rbe");
+	FILE *f;
+	int rc = hd_in_open(path, &f);
 
-	if (!f) {
-		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
-		return -errno;
+	/* A FIFO or a device would block or never end: saved data is a regular file. */
+	if (rc) {
+		hd_in_strerror(err, errlen, path, rc);
+		return rc;
 	}
 	n = fread(buf, 1, sizeof(buf), f);
 	if (ferror(f)) {

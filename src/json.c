@@ -153,6 +153,8 @@ void hd_json_null(struct hd_json *j, const char *key)
 #include <string.h>
 #include <unistd.h>
 
+#include "hddscope/fsutil.h"
+
 #define JV_MAX_DEPTH 64
 
 struct jp {
@@ -442,8 +444,10 @@ static int jp_value(struct jp *p, struct hd_jv **out)
 			if (!v)
 				return jp_fail(p, "out of memory");
 			if (k == 0 || hd_parse_double(num, &v->num)) {
+				char c[2] = { *p->s, '\0' }, q[8];
+
 				hd_jv_free(v);
-				return jp_fail(p, "unexpected character '%c'", *p->s);
+				return jp_fail(p, "unexpected character '%s'", hd_quote(q, sizeof(q), c));
 			}
 			p->s += k;
 		}
@@ -475,42 +479,35 @@ int hd_jv_parse(const char *text, size_t len, const char *fname, struct hd_jv **
 	return 0;
 }
 
+/*
+ * The bounds of a JSON file: summary.json is a few kilobytes of indented
+ * lines, so a line of a megabyte or a file of 16 MiB is not one.
+ */
+#define JSON_MAX_LINE (1u << 20)
+#define JSON_MAX_FILE (16u << 20)
+
 int hd_jv_load(const char *path, struct hd_jv **out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
+	struct hd_lines l;
+	FILE *f;
 	char *text = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	size_t len = 0;
+	int rc = hd_in_open(path, &f);
 
-	if (!f) {
-		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+	if (rc) {
+		hd_in_strerror(err, errlen, path, rc);
 		return -1;
 	}
-	for (;;) {
-		size_t k;
-
-		if (len + 65536 > cap) {
-			char *t = realloc(text, cap = len + 65536 + cap);
-			if (!t) {
-				free(text);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return -1;
-			}
-			text = t;
-		}
-		k = fread(text + len, 1, cap - len, f);
-		len += k;
-		if (k == 0)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "read %s: %s", path, strerror(errno));
-		fclose(f);
-		free(text);
-		return -1;
-	}
+	/* CRLF endings are read as LF: "\r" is JSON whitespace either way. */
+	rc = hd_lines_init(&l, f, JSON_MAX_LINE);
+	if (!rc)
+		rc = hd_lines_slurp(&l, JSON_MAX_FILE, &text, &len);
+	if (rc)
+		hd_lines_strerror(err, errlen, &l, path, rc);
+	hd_lines_free(&l);
 	fclose(f);
+	if (rc)
+		return -1;
 	rc = hd_jv_parse(text, len, path, out, err, errlen);
 	free(text);
 	return rc;

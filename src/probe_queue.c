@@ -350,14 +350,19 @@ static void client_main(struct queue_run *q, unsigned client, pid_t parent, int 
 		uint64_t off = hd_rng_below(&rng, q->nblocks) * o->block;
 		int64_t t0, lat;
 
-		if (o->requests ? n >= o->requests : hd_mono_ns() >= q->sh->deadline_ns)
+		/*
+		 * One clock reading both decides and stamps the read: a client
+		 * preempted between two readings would start a read past the
+		 * deadline.
+		 */
+		t0 = hd_mono_ns();
+		if (o->requests ? n >= o->requests : t0 >= q->sh->deadline_ns)
 			break;
 		if (n == q->per_client) {
 			me->full = 1;
 			atomic_store(&q->sh->stop, 1);
 			break;
 		}
-		t0 = hd_mono_ns();
 		rc = hd_dev_timed(d, HD_OP_READ, buf, o->block, off, &lat);
 		rec[n] = (struct qrec){ .off = off, .start_ns = t0 - q->sh->t0_ns, .lat_ns = lat, .rc = rc };
 		n++;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hddscope/fsutil.h"
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
@@ -63,6 +64,7 @@ struct parser {
 	unsigned seen[K_NSCALAR];	/* line of each scalar key, 0 = absent */
 	unsigned seek_line, seek_model_line;
 	unsigned *bad_lines;		/* line of each bad range, for the capacity check */
+	char quoted[96];		/* file text quoted for a message, by pq() */
 	size_t zcap, scap, bcap;
 };
 
@@ -81,13 +83,19 @@ static int perr(struct parser *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* Text of the file quoted for a message: it may not be text at all. */
+static const char *pq(struct parser *p, const char *s)
+{
+	return hd_quote(p->quoted, sizeof(p->quoted), s);
+}
+
 static int get_u64(struct parser *p, const char *key, const char *tok, uint64_t lo, uint64_t hi,
 		   uint64_t *out)
 {
 	int rc = hd_parse_u64(tok, out);
 
 	if (rc)
-		return perr(p, "%s: '%s': %s", key, tok,
+		return perr(p, "%s: '%s': %s", key, pq(p, tok),
 			    rc == -EDOM ? "not a whole number" : hd_parse_strerror(rc));
 	if (*out < lo || *out > hi)
 		return perr(p, "%s: %s out of range (%llu..%llu)", key, tok,
@@ -111,7 +119,7 @@ static int get_dbl(struct parser *p, const char *key, const char *tok, double lo
 		   int lo_open, double *out)
 {
 	if (hd_parse_double(tok, out))
-		return perr(p, "%s: '%s': not a valid number", key, tok);
+		return perr(p, "%s: '%s': not a valid number", key, pq(p, tok));
 	if (*out < lo || *out > hi || (lo_open && *out <= lo))
 		return perr(p, "%s: %s out of range", key, tok);
 	return 0;
@@ -270,6 +278,10 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 			return perr(p, "name: empty");
 		if (strlen(val) >= sizeof(m->name))
 			return perr(p, "name: longer than %zu characters", sizeof(m->name) - 1);
+		/* The name goes into data file headers and onto the terminal. */
+		for (const char *c = val; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return perr(p, "name: '%s': control character", pq(p, val));
 		strcpy(m->name, val);
 		return 0;
 	}
@@ -323,7 +335,7 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 		else if (strcmp(tok[0], "off") == 0)
 			m->write_cache = 0;
 		else
-			return perr(p, "write_cache: '%s': expected on or off", tok[0]);
+			return perr(p, "write_cache: '%s': expected on or off", pq(p, tok[0]));
 		return 0;
 	case K_WRITE_CACHE_KB:
 		return get_u64(p, name, tok[0], 0, 1u << 22, &m->write_cache_kb);
@@ -371,7 +383,7 @@ static int parse_line(struct parser *p, char *line)
 		if (strcmp(key, key_names[k]) == 0)
 			break;
 	if (k == NKEYS)
-		return perr(p, "unknown key '%s'", key);
+		return perr(p, "unknown key '%s'", pq(p, key));
 	if (*val == '\0')
 		return perr(p, "%s: missing value", key);
 	/* Keep the value whole for name, split a copy into tokens for the rest. */
@@ -549,12 +561,43 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+/*
+ * The bounds of a .drive file: lines as long as the parser takes, and a
+ * whole that even thousands of bad_sectors lines stay far below.
+ */
+#define MODEL_MAX_LINE 1023
+#define MODEL_MAX_FILE (4u << 20)
+
+/*
+ * The text of a .drive file, read in bounded lines.  A CRLF line is read
+ * like an LF one: only the simulator reads a model.
+ */
+static int model_read(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+	struct hd_lines l;
+	FILE *f;
+	int rc = hd_in_open(path, &f);
+
+	if (rc) {
+		hd_in_strerror(err, errlen, path, rc);
+		return rc;
+	}
+	rc = hd_lines_init(&l, f, MODEL_MAX_LINE);
+	if (!rc)
+		rc = hd_lines_slurp(&l, MODEL_MAX_FILE, text, len);
+	if (rc)
+		hd_lines_strerror(err, errlen, &l, path, rc);
+	hd_lines_free(&l);
+	fclose(f);
+	/* What the file holds is the trouble, not the reading of it. */
+	return rc == -HD_ELONGLINE || rc == -HD_ENUL ? -EINVAL : rc;
+}
+
 int hd_sim_model_load(const char *spec, struct hd_sim_model **out, char *err, size_t errlen)
 {
 	const struct hd_preset *pr;
-	FILE *f;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	char *buf;
+	size_t n;
 	int rc;
 
 	if (!ends_with(spec, ".drive")) {
@@ -565,40 +608,9 @@ int hd_sim_model_load(const char *spec, struct hd_sim_model **out, char *err, si
 		}
 		return hd_sim_model_parse(pr->text, pr->len, spec, out, err, errlen);
 	}
-	f = fopen(spec, "r");
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "open %s: %s", spec, strerror(-rc));
+	rc = model_read(spec, &buf, &n, err, errlen);
+	if (rc)
 		return rc;
-	}
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", spec);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "read %s: %s", spec, strerror(EIO));
-		free(buf);
-		fclose(f);
-		return rc;
-	}
-	fclose(f);
 	rc = hd_sim_model_parse(buf, n, spec, out, err, errlen);
 	free(buf);
 	return rc;

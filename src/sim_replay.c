@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hddscope/fsutil.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
 
@@ -89,92 +90,103 @@ static int parse_line(char *line, struct hd_trace_req *r, int *measured, const c
 	return 0;
 }
 
-int hd_trace_load(const char *path, struct hd_trace **out, char *err, size_t errlen)
-{
-	struct hd_trace *t = calloc(1, sizeof(*t));
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, linecap = 0;
-	ssize_t len;
-	unsigned lineno = 0;
-	int all_measured = 1, rc = 0;
+/* The limit of the fixed buffer the line reader replaced: 1023 bytes with the newline. */
+#define TRACE_MAX_LINE 1022
 
-	if (!t || !f) {
-		rc = t ? -errno : -ENOMEM;
-		snprintf(err, errlen, "open %s: %s", path, strerror(-rc));
-		goto fail;
+/* Add r to the trace; -ENOMEM. */
+static int trace_push(struct hd_trace *t, size_t *cap, const struct hd_trace_req *r)
+{
+	if (t->n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 1024;
+		struct hd_trace_req *nr = realloc(t->req, nc * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		t->req = nr;
+		*cap = nc;
 	}
-	/*
-	 * getline() rather than fgets(), which cannot tell a NUL byte from the
-	 * end of the line: a NUL was reported as "line too long", or on the
-	 * last line silently cut it short (found by tests/fuzz/fuzz_trace.c).
-	 */
-	while ((len = getline(&line, &linecap, f)) >= 0) {
+	t->req[t->n++] = *r;
+	return 0;
+}
+
+/*
+ * Read the requests of f into t.  A CRLF line is read like an LF one: only
+ * the replay reads a trace, so there is no second reader to disagree with.
+ */
+static int trace_read(struct hd_trace *t, FILE *f, const char *path, char *err, size_t errlen)
+{
+	struct hd_lines l;
+	size_t cap = 0;
+	int all_measured = 1, rc;
+
+	if (hd_lines_init(&l, f, TRACE_MAX_LINE)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	while ((rc = hd_lines_next(&l)) == 1) {
 		struct hd_trace_req r;
 		const char *why = "";
-		char *hash, *p = line;
+		char *hash = strchr(l.buf, '#'), *p = l.buf;
 		int measured;
 
-		lineno++;
-		if (memchr(line, '\0', (size_t)len)) {
-			snprintf(err, errlen, "%s:%u: NUL byte in a text file", path, lineno);
-			rc = -EINVAL;
-			goto fail;
-		}
-		/* The limit of the fixed buffer this replaced: 1023 bytes with the newline. */
-		if (len > 1023) {
-			snprintf(err, errlen, "%s:%u: line too long", path, lineno);
-			rc = -EINVAL;
-			goto fail;
-		}
-		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		while (*p == ' ' || *p == '\t' || *p == '\r')
 			p++;
 		if (*p == '\0')
 			continue;
 		if (parse_line(p, &r, &measured, &why)) {
-			snprintf(err, errlen, "%s:%u: %s", path, lineno, why);
+			snprintf(err, errlen, "%s:%zu: %s", path, l.lineno, why);
 			rc = -EINVAL;
-			goto fail;
+			goto out;
 		}
 		all_measured &= measured;
-		if (t->n == cap) {
-			size_t nc = cap ? cap * 2 : 1024;
-			struct hd_trace_req *nr = realloc(t->req, nc * sizeof(*nr));
-
-			if (!nr) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				rc = -ENOMEM;
-				goto fail;
-			}
-			t->req = nr;
-			cap = nc;
+		if (trace_push(t, &cap, &r)) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			rc = -ENOMEM;
+			goto out;
 		}
-		t->req[t->n++] = r;
 	}
-	if (ferror(f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "read %s: %s", path, strerror(EIO));
-		goto fail;
+	if (rc < 0) {
+		hd_lines_strerror(err, errlen, &l, path, rc);
+		/* A line too long or holding a NUL is a malformed trace, as the contract says. */
+		if (rc == -HD_ELONGLINE || rc == -HD_ENUL)
+			rc = -EINVAL;
 	}
-	if (t->n == 0) {
+out:
+	hd_lines_free(&l);
+	t->has_measured = all_measured;
+	return rc;
+}
+
+int hd_trace_load(const char *path, struct hd_trace **out, char *err, size_t errlen)
+{
+	struct hd_trace *t = calloc(1, sizeof(*t));
+	FILE *f = NULL;
+	int rc;
+
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	rc = hd_in_open(path, &f);
+	if (rc) {
+		hd_in_strerror(err, errlen, path, rc);
+		hd_trace_free(t);
+		return rc;
+	}
+	rc = trace_read(t, f, path, err, errlen);
+	fclose(f);
+	if (!rc && t->n == 0) {
 		snprintf(err, errlen, "%s: no requests in trace", path);
 		rc = -EINVAL;
-		goto fail;
 	}
-	t->has_measured = all_measured;
-	fclose(f);
-	free(line);
+	if (rc) {
+		hd_trace_free(t);
+		return rc;
+	}
 	*out = t;
 	return 0;
-fail:
-	if (f)
-		fclose(f);
-	free(line);
-	hd_trace_free(t);
-	return rc;
 }
 
 void hd_trace_free(struct hd_trace *t)

@@ -306,3 +306,46 @@ int hd_parse_duration(const char *s, int64_t *ns)
 	}
 	return -EINVAL;
 }
+
+/* The escaped form of byte c in esc (at least 5 bytes); its length. */
+static size_t quote_byte(unsigned char c, char *esc)
+{
+	if (c == '\\')
+		return (size_t)snprintf(esc, 5, "\\\\");
+	if (c < 0x20 || c > 0x7e)
+		return (size_t)snprintf(esc, 5, "\\x%02x", c);
+	esc[0] = (char)c;
+	esc[1] = '\0';
+	return 1;
+}
+
+char *hd_quote(char *buf, size_t len, const char *s)
+{
+	static const char more[] = "...";
+	size_t n = 0, total = 0, room;
+	char esc[5];
+
+	if (len < sizeof(more) + 4) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	for (const char *p = s; *p; p++)
+		total += quote_byte((unsigned char)*p, esc);
+	/* Cut text keeps room for "...", so that a cut is never taken for the end. */
+	room = total < len ? len - 1 : len - sizeof(more);
+	for (; *s; s++) {
+		size_t k = quote_byte((unsigned char)*s, esc);
+
+		if (n + k > room)
+			break;
+		memcpy(buf + n, esc, k);
+		n += k;
+	}
+	if (*s) {
+		memcpy(buf + n, more, sizeof(more));
+		return buf;
+	}
+	buf[n] = '\0';
+	return buf;
+}

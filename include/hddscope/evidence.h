@@ -3,6 +3,7 @@
 #define HDDSCOPE_EVIDENCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hddscope/datafile.h"
 
@@ -13,5 +14,13 @@
  * returns how many error rows name an offset.
  */
 size_t hd_df_error_offsets(const struct hd_df *df, double *out, size_t max);
+
+/*
+ * The failed accesses a data file records: its rows of class "error" where
+ * it has a class column (whatever its samples_error header says), else its
+ * samples_error header, the only record a file of sums (bench, zone, queue)
+ * keeps of them.
+ */
+uint64_t hd_df_error_count(const struct hd_df *df);
 
 #endif

@@ -68,6 +68,12 @@ double hd_fit_rw_at(const struct hd_fit_rw *m, double d);
 double hd_fit_track_bytes(double d, double lat, double rev, double block);
 
 /*
+ * Can dir/summary.json take a fit section: absent, or a JSON object?  0, or
+ * -1 with a message in err.  Checked before anything is fitted or written.
+ */
+int hd_fit_check_summary(const char *dir, char *err, size_t errlen);
+
+/*
  * Put fit (which this takes over, also on failure) into dir/summary.json
  * as "fit".  0, or -1 with a message in err.
  */

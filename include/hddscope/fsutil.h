@@ -89,9 +89,18 @@ int hd_out_write_all(const char *path, const void *buf, size_t len, const char *
 int hd_in_open(const char *path, FILE **f);
 
 /*
+ * The one-line message for a failed hd_in_open of path, in buf: "PATH:
+ * exists and is not a regular file; refusing to use it" (or "PATH: is a
+ * directory, not a regular file") for a refusal, "open PATH: REASON" for
+ * anything else.
+ */
+void hd_in_strerror(char *buf, size_t len, const char *path, int rc);
+
+/*
  * A reader of text lines whose length is bounded before anything is
  * allocated: a line is at most max bytes, its "\n" removed, and a "\r"
- * before it removed and noted in had_cr.
+ * before it removed and noted in had_cr (a max-byte line may end in
+ * "\r\n").  Whether a "\r\n" ending is accepted is the caller's rule.
  */
 struct hd_lines {
 	FILE *f;
@@ -110,6 +119,20 @@ int hd_lines_init(struct hd_lines *l, FILE *f, size_t max);
  * without "\n" is a line.
  */
 int hd_lines_next(struct hd_lines *l);
+/*
+ * Read the rest of l's file into *text (malloc'd, NUL-terminated, each
+ * line ended by "\n", a "\r\n" ending read as "\n"), at most max_total
+ * bytes in all.  Returns 0, or hd_lines_next's errors or -EFBIG or
+ * -ENOMEM, with l->lineno the line at fault.
+ */
+int hd_lines_slurp(struct hd_lines *l, size_t max_total, char **text, size_t *len);
 void hd_lines_free(struct hd_lines *l);
+/*
+ * The one-line message for an error rc of hd_lines_next on path, in buf:
+ * "PATH:LINE: line longer than MAX bytes", "PATH:LINE: NUL byte ..." (and
+ * the same for -HD_ECRLF, which a caller may make of had_cr), or "read
+ * PATH: REASON".
+ */
+void hd_lines_strerror(char *buf, size_t len, const struct hd_lines *l, const char *path, int rc);
 
 #endif

@@ -42,6 +42,15 @@ double hd_rng_uniform(struct hd_rng *r);		/* [0, 1) */
 uint64_t hd_rng_below(struct hd_rng *r, uint64_t n);	/* [0, n), n > 0, unbiased */
 double hd_rng_gauss(struct hd_rng *r);			/* standard normal */
 
+/*
+ * Text read from a file, made fit to be quoted in a one-line message:
+ * control bytes, bytes above 0x7e and the backslash are escaped ("\x01",
+ * "\xc3", "\\"), so that a binary file cannot write to the terminal; text
+ * that does not fit in len bytes is cut and ends in "...".  Returns buf.
+ * Every message that quotes file content goes through it.
+ */
+char *hd_quote(char *buf, size_t len, const char *s);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t hd_mono_ns(void);
 /* UTC wall-clock time as "2026-11-30T08:00:00Z". */

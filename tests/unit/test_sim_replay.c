@@ -129,7 +129,7 @@ START_TEST(test_nul_byte)
 		long_line[1023] = '\n';
 		long_line[1024] = '\0';
 		ck_assert_int_eq(hd_trace_load(write_trace(long_line), &t, err, sizeof(err)), -EINVAL);
-		ck_assert_msg(strstr(err, ":1: line too long") != NULL, "got '%s'", err);
+		ck_assert_msg(strstr(err, ":1: line longer than 1022 bytes") != NULL, "got '%s'", err);
 		unlink(path);
 	}
 }
