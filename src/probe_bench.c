@@ -57,11 +57,7 @@ static int bench_opt(void *vo, int key, const char *arg)
 
 	switch (key) {
 	case O_TIME:
-		if (hd_parse_duration(arg, &o->time_ns)) {
-			hd_err("--time '%s': must be a positive duration such as 3s or 500ms", arg);
-			return -1;
-		}
-		return 0;
+		return hd_opt_duration("--time", arg, &o->time_ns);
 	case O_SPAN:
 		return hd_opt_size("--span", arg, &o->span);
 	case O_BLOCK:

@@ -185,10 +185,8 @@ static int queue_opt(void *vo, int key, const char *arg)
 		o->have_span = 1;
 		return 0;
 	case O_TIME:
-		if (hd_parse_duration(arg, &o->time_ns)) {
-			hd_err("--time '%s': must be a positive duration such as 10s, 500ms or 2m", arg);
+		if (hd_opt_duration("--time", arg, &o->time_ns))
 			return -1;
-		}
 		o->have_time = 1;
 		return 0;
 	case O_REQUESTS:
