@@ -18,20 +18,27 @@ volatile sig_atomic_t hd_interrupted;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	hd_interrupted = 1;
+	/* The first signal names the interruption; a second one changes nothing. */
+	if (!hd_interrupted)
+		hd_interrupted = sig;
 }
 
 void hd_install_signals(void)
 {
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a sleep in idle_ns ends early, the access in flight completes. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * No SA_RESTART: a sleep in idle_ns ends early, the access in flight
+	 * completes.  HUP (a dropped ssh session) and QUIT end a run like
+	 * Ctrl-C: their default actions would leave the write cache changed
+	 * and the data file unfinished.
+	 */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 const char *hd_class_name(enum hd_class c)

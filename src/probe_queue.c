@@ -712,6 +712,10 @@ int hd_cmd_queue(int argc, char **argv)
 					     : "processes (fork, one O_DIRECT descriptor each)");
 	hd_dfw_meta(s.w, "requests_file", "%s", rname);
 	s.run.total = o.nprocs * 1000;
+	/* Progress counts thousandths of each N; samples are known in advance only with --requests. */
+	s.timed = 1;
+	for (i = 0; o.requests && i < o.nprocs; i++)
+		s.planned += o.requests * o.procs[i];
 	hd_session_calibrate(&s, buf, o.block);
 	hd_run_header(&s.run, rw);
 	hd_dfw_meta(rw, "table", "requests");
