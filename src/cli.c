@@ -87,7 +87,9 @@ int hd_open_target(struct hd_dev **d, const char *spec, int flags)
 
 	if (rc == 0)
 		return 0;
-	if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
+	if (call && strcmp(call, "refused") == 0)
+		hd_err("%s: %s; refusing to write", spec, hd_blk_refusal());
+	else if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
 		hd_err("%s: device is busy (mounted or in use); refusing to write", spec);
 	else if (rc == -ENOTSUP && strncmp(spec, "sim:", 4) != 0)
 		hd_err("%s: not a block device or regular file", spec);
