@@ -35,10 +35,18 @@ void hd_install_signals(void)
 	 * No SA_RESTART: a sleep in idle_ns ends early, the access in flight
 	 * completes.  HUP (a dropped ssh session) and QUIT end a run like
 	 * Ctrl-C: their default actions would leave the write cache changed
-	 * and the data file unfinished.
+	 * and the data file unfinished.  A HUP ignored from the start stays
+	 * ignored: that is nohup's way of asking a long run to outlive the
+	 * session.  (INT and QUIT are not kept so: a shell ignores them in
+	 * every background job it starts.)
 	 */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 const char *hd_class_name(enum hd_class c)
