@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
@@ -169,6 +170,14 @@ void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id)
 	hd_dfw_meta(w, "identity_source", "%s", id->source);
 }
 
+/* The data file would be renamed over the target (under another name, maybe): its bytes would be gone. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int hd_session_begin(struct hd_session *s, const char *test, const struct hd_common *c, int writes,
 		     const char *default_out)
 {
@@ -181,6 +190,10 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	 * through hd_session_end, which puts the write cache back.
 	 */
 	hd_install_signals();
+	if (same_file(c->out ? c->out : default_out, c->device)) {
+		hd_err("%s: is the target; refusing to write the data file over it", c->out ? c->out : default_out);
+		return HD_EXIT_SETUP;
+	}
 	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE | (c->sync ? HD_OPEN_SYNC : 0) : 0);
 	if (ex)
 		return ex;
@@ -200,6 +213,7 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 		ex = HD_EXIT_SETUP;
 		goto fail;
 	}
+
 	rc = hd_dfw_open(&s->w, s->out, test);
 	if (rc) {
 		hd_err("create %s: %s", s->out, strerror(-rc));

@@ -4,7 +4,8 @@
 # Refused: a regular file that backs a loop device (under its name, a stale
 # name, a removed name), is active swap, is open for writing (a descriptor, a
 # writable mapping) or open at all, or locked by another process; a read-only
-# loop device; a file on a read-only mount.  Numbers out of range: --step,
+# loop device; a file on a read-only mount; the target named as the data
+# file (by another link too).  Numbers out of range: --step,
 # --intervals, --time, --span.  Then the hold for the run: a writer that opens
 # the file mid-run stops it (exit 3, data kept, target intact), a reader is
 # let through and the run completes.
@@ -161,6 +162,16 @@ else
 	echo "note: swapon refuses a file here: swap cases skipped" >&2
 fi
 rm -f "$sw"
+
+# The data file named as the target, by its name or another link: renaming
+# the data file into place would replace the target's bytes.
+refuse 2 "^hddscope: $img: is the target; refusing to write the data file over it$" "$img" \
+	"$HDDSCOPE" seek -q --op write --write --samples 50 -o "$img" "$img"
+ln "$img" "$S/alias.img"
+refuse 2 "^hddscope: $S/alias.img: is the target; refusing to write the data file over it$" "$img" \
+	"$HDDSCOPE" seek -q -o "$S/alias.img" "$img"
+rm "$S/alias.img"
+pass "the target as the data file refused"
 
 # Numbers out of range: refused before any conversion, exit 1, one line.
 for a in 1e-300 1e300 0.0001 25 0; do
