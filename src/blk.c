@@ -149,12 +149,69 @@ static int blk_open_fd(struct hd_dev *d, const char *path, const struct stat *st
 	return fd;
 }
 
+/* A block device's size and sectors from the kernel; a read-only one is refused for writing. */
+static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int flags, const char **errcall)
+{
+	uint64_t size;
+	int lss = 0, ro = 0;
+	unsigned int pbs = 0;
+	char buf[128];
+
+	d->kind = HD_DEV_BLOCK;
+	*errcall = "ioctl BLKGETSIZE64";
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0)
+		return -errno;
+	*errcall = "ioctl BLKSSZGET";
+	if (ioctl(fd, BLKSSZGET, &lss) < 0)
+		return -errno;
+	*errcall = "ioctl BLKPBSZGET";
+	if (ioctl(fd, BLKPBSZGET, &pbs) < 0)
+		return -errno;
+	/* A read-only device may still open O_RDWR and then fail every write. */
+	*errcall = "ioctl BLKROGET";
+	if ((flags & HD_OPEN_WRITE) && ioctl(fd, BLKROGET, &ro) < 0)
+		return -errno;
+	if (ro) {
+		snprintf(refusal, sizeof(refusal), "read-only device");
+		return refuse(errcall, -EROFS);
+	}
+	*errcall = "open";
+	d->size = size;
+	d->logical_sector = (uint32_t)lss;
+	d->physical_sector = pbs ? pbs : (uint32_t)lss;
+	d->io_align = d->logical_sector;
+	if (hd_sysfs_disk_attr(st->st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
+		d->rotational = atoi(buf) != 0;
+	if (hd_sysfs_disk_attr(st->st_rdev, "device/model", buf, sizeof(buf)) == 0) {
+		size_t n = strlen(buf);
+		while (n && buf[n - 1] == ' ')
+			buf[--n] = '\0';
+		snprintf(d->model, sizeof(d->model), "%s", buf);
+	}
+	return 0;
+}
+
+/* A regular file: its size, nominal sectors, and the rotation of the disk under its file system. */
+static int file_geometry(struct hd_dev *d, const struct stat *st)
+{
+	char buf[128];
+
+	d->kind = HD_DEV_FILE;
+	d->size = (uint64_t)st->st_size;
+	d->logical_sector = 512;
+	d->physical_sector = 4096;
+	/* O_DIRECT on a file system wants its block alignment. */
+	d->io_align = st->st_blksize > 512 ? (uint32_t)st->st_blksize : 512;
+	if (hd_sysfs_disk_attr(st->st_dev, "queue/rotational", buf, sizeof(buf)) == 0)
+		d->rotational = atoi(buf) != 0;
+	return 0;
+}
+
 int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall)
 {
 	struct stat st;
 	struct blk *b;
-	int fd;
-	char buf[128];
+	int fd, rc;
 
 	*errcall = "open";
 	if (stat(path, &st) < 0)
@@ -168,8 +225,7 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	}
 	/* Before our own descriptor for writing exists: it would count as a writer too. */
 	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
-		int rc = hd_guard_check(path, &st, refusal, sizeof(refusal));
-
+		rc = hd_guard_check(path, &st, refusal, sizeof(refusal));
 		if (rc)
 			return refuse(errcall, rc);
 	}
@@ -194,8 +250,7 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	b->fd = fd;
 	d->priv = b;
 	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
-		int rc = hd_guard_hold(fd, refusal, sizeof(refusal));
-
+		rc = hd_guard_hold(fd, refusal, sizeof(refusal));
 		if (rc) {
 			blk_close(d);
 			d->priv = NULL;
@@ -206,66 +261,10 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	d->ops = &blk_ops;
 	d->writable = !!(flags & HD_OPEN_WRITE);
 	d->sync = d->writable && (flags & HD_OPEN_SYNC);
-	if (S_ISBLK(st.st_mode)) {
-		uint64_t size;
-		int lss = 0;
-		unsigned int pbs = 0;
-
-		d->kind = HD_DEV_BLOCK;
-		if (ioctl(fd, BLKGETSIZE64, &size) < 0) {
-			*errcall = "ioctl BLKGETSIZE64";
-			goto fail;
-		}
-		if (ioctl(fd, BLKSSZGET, &lss) < 0) {
-			*errcall = "ioctl BLKSSZGET";
-			goto fail;
-		}
-		if (ioctl(fd, BLKPBSZGET, &pbs) < 0) {
-			*errcall = "ioctl BLKPBSZGET";
-			goto fail;
-		}
-		/* A read-only device may still open O_RDWR and then fail every write. */
-		if (flags & HD_OPEN_WRITE) {
-			int ro = 0;
-			if (ioctl(fd, BLKROGET, &ro) < 0) {
-				*errcall = "ioctl BLKROGET";
-				goto fail;
-			}
-			if (ro) {
-				blk_close(d);
-				d->priv = NULL;
-				snprintf(refusal, sizeof(refusal), "read-only device");
-				return refuse(errcall, -EROFS);
-			}
-		}
-		d->size = size;
-		d->logical_sector = (uint32_t)lss;
-		d->physical_sector = pbs ? pbs : (uint32_t)lss;
-		d->io_align = d->logical_sector;
-		if (hd_sysfs_disk_attr(st.st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
-			d->rotational = atoi(buf) != 0;
-		if (hd_sysfs_disk_attr(st.st_rdev, "device/model", buf, sizeof(buf)) == 0) {
-			size_t n = strlen(buf);
-			while (n && buf[n - 1] == ' ')
-				buf[--n] = '\0';
-			snprintf(d->model, sizeof(d->model), "%s", buf);
-		}
-	} else {
-		d->kind = HD_DEV_FILE;
-		d->size = (uint64_t)st.st_size;
-		d->logical_sector = 512;
-		d->physical_sector = 4096;
-		/* O_DIRECT on a file system wants its block alignment. */
-		d->io_align = st.st_blksize > 512 ? (uint32_t)st.st_blksize : 512;
-		if (hd_sysfs_disk_attr(st.st_dev, "queue/rotational", buf, sizeof(buf)) == 0)
-			d->rotational = atoi(buf) != 0;
-	}
-	return 0;
-fail:
-	{
-		int e = errno;
+	rc = S_ISBLK(st.st_mode) ? blk_geometry(d, fd, &st, flags, errcall) : file_geometry(d, &st);
+	if (rc) {
 		blk_close(d);
 		d->priv = NULL;
-		return -e;
 	}
+	return rc;
 }
