@@ -17,13 +17,30 @@
 #include <unistd.h>
 
 #include "hddscope/dev.h"
+#include "hddscope/fileguard.h"
 #include "hddscope/probe.h"
 #include "hddscope/sysfs.h"
 #include "hddscope/util.h"
 
 struct blk {
 	int fd;
+	int held;		/* a regular file held with hd_guard_hold() */
 };
+
+/* Why the last open for writing was refused (hd_blk_refusal). */
+static char refusal[160];
+
+const char *hd_blk_refusal(void)
+{
+	return refusal;
+}
+
+/* Refuse the open: *errcall "refused" tells the caller to show hd_blk_refusal(). */
+static int refuse(const char **errcall, int rc)
+{
+	*errcall = "refused";
+	return rc;
+}
 
 static int blk_fd(struct hd_dev *d)
 {
@@ -83,6 +100,8 @@ static void blk_close(struct hd_dev *d)
 	struct blk *b = d->priv;
 
 	if (b) {
+		if (b->held)
+			hd_guard_release(b->fd);
 		close(b->fd);
 		free(b);
 	}
@@ -97,12 +116,102 @@ static const struct hd_dev_ops blk_ops = {
 	.close = blk_close,
 };
 
+/* The descriptor of the run: a descriptor or -errno; d->direct says whether O_DIRECT is in effect. */
+static int blk_open_fd(struct hd_dev *d, const char *path, const struct stat *st, int flags)
+{
+	int fd, oflags = O_CLOEXEC | O_DIRECT;
+
+	oflags |= (flags & HD_OPEN_WRITE) ? O_RDWR : O_RDONLY;
+	/* O_DSYNC with O_DIRECT: the kernel sends each write with FUA, or flushes after it. */
+	if ((flags & HD_OPEN_WRITE) && (flags & HD_OPEN_SYNC))
+		oflags |= O_DSYNC;
+	/* O_EXCL on a block device: the kernel refuses it while mounted or held. */
+	if ((flags & HD_OPEN_WRITE) && S_ISBLK(st->st_mode))
+		oflags |= O_EXCL;
+	/* A file someone holds a lease on: fail now rather than wait out the lease break. */
+	if ((flags & HD_OPEN_WRITE) && S_ISREG(st->st_mode))
+		oflags |= O_NONBLOCK;
+	fd = open(path, oflags);
+	d->direct = fd >= 0;
+	if (fd < 0 && errno == EINVAL && S_ISREG(st->st_mode)) {
+		/* A file system without O_DIRECT (tmpfs on older kernels). */
+		fd = open(path, oflags & ~O_DIRECT);
+		d->direct = 0;
+	}
+	if (fd < 0)
+		return -errno;
+	if ((oflags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* A block device's size and sectors from the kernel; a read-only one is refused for writing. */
+static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int flags, const char **errcall)
+{
+	uint64_t size;
+	int lss = 0, ro = 0;
+	unsigned int pbs = 0;
+	char buf[128];
+
+	d->kind = HD_DEV_BLOCK;
+	*errcall = "ioctl BLKGETSIZE64";
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0)
+		return -errno;
+	*errcall = "ioctl BLKSSZGET";
+	if (ioctl(fd, BLKSSZGET, &lss) < 0)
+		return -errno;
+	*errcall = "ioctl BLKPBSZGET";
+	if (ioctl(fd, BLKPBSZGET, &pbs) < 0)
+		return -errno;
+	/* A read-only device may still open O_RDWR and then fail every write. */
+	*errcall = "ioctl BLKROGET";
+	if ((flags & HD_OPEN_WRITE) && ioctl(fd, BLKROGET, &ro) < 0)
+		return -errno;
+	if (ro) {
+		snprintf(refusal, sizeof(refusal), "read-only device");
+		return refuse(errcall, -EROFS);
+	}
+	*errcall = "open";
+	d->size = size;
+	d->logical_sector = (uint32_t)lss;
+	d->physical_sector = pbs ? pbs : (uint32_t)lss;
+	d->io_align = d->logical_sector;
+	if (hd_sysfs_disk_attr(st->st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
+		d->rotational = atoi(buf) != 0;
+	if (hd_sysfs_disk_attr(st->st_rdev, "device/model", buf, sizeof(buf)) == 0) {
+		size_t n = strlen(buf);
+		while (n && buf[n - 1] == ' ')
+			buf[--n] = '\0';
+		snprintf(d->model, sizeof(d->model), "%s", buf);
+	}
+	return 0;
+}
+
+/* A regular file: its size, nominal sectors, and the rotation of the disk under its file system. */
+static int file_geometry(struct hd_dev *d, const struct stat *st)
+{
+	char buf[128];
+
+	d->kind = HD_DEV_FILE;
+	d->size = (uint64_t)st->st_size;
+	d->logical_sector = 512;
+	d->physical_sector = 4096;
+	/* O_DIRECT on a file system wants its block alignment. */
+	d->io_align = st->st_blksize > 512 ? (uint32_t)st->st_blksize : 512;
+	if (hd_sysfs_disk_attr(st->st_dev, "queue/rotational", buf, sizeof(buf)) == 0)
+		d->rotational = atoi(buf) != 0;
+	return 0;
+}
+
 int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall)
 {
 	struct stat st;
 	struct blk *b;
-	int fd, oflags = O_CLOEXEC | O_DIRECT;
-	char buf[128];
+	int fd, rc;
 
 	*errcall = "open";
 	if (stat(path, &st) < 0)
@@ -114,24 +223,25 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 		*errcall = "open (not a block device or regular file)";
 		return -ENOTSUP;
 	}
-	oflags |= (flags & HD_OPEN_WRITE) ? O_RDWR : O_RDONLY;
-	/* O_DSYNC with O_DIRECT: the kernel sends each write with FUA, or flushes after it. */
-	if ((flags & HD_OPEN_WRITE) && (flags & HD_OPEN_SYNC))
-		oflags |= O_DSYNC;
-	/* O_EXCL on a block device: the kernel refuses it while mounted or held. */
-	if ((flags & HD_OPEN_WRITE) && S_ISBLK(st.st_mode))
-		oflags |= O_EXCL;
-	fd = open(path, oflags);
-	if (fd < 0 && errno == EINVAL && S_ISREG(st.st_mode)) {
-		/* A file system without O_DIRECT (tmpfs on older kernels). */
-		fd = open(path, oflags & ~O_DIRECT);
-		if (fd >= 0)
-			d->direct = 0;
-	} else if (fd >= 0) {
-		d->direct = 1;
+	/* Before our own descriptor for writing exists: it would count as a writer too. */
+	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
+		rc = hd_guard_check(path, &st, refusal, sizeof(refusal));
+		if (rc)
+			return refuse(errcall, rc);
 	}
-	if (fd < 0)
-		return -errno;
+	fd = blk_open_fd(d, path, &st, flags);
+	if (fd < 0) {
+		if (fd == -EROFS && (flags & HD_OPEN_WRITE)) {
+			snprintf(refusal, sizeof(refusal), "%s",
+				 S_ISBLK(st.st_mode) ? "read-only device" : "on a read-only file system");
+			return refuse(errcall, fd);
+		}
+		if (fd == -EWOULDBLOCK) {
+			snprintf(refusal, sizeof(refusal), "held under a lease by another process");
+			return refuse(errcall, -EBUSY);
+		}
+		return fd;
+	}
 	b = calloc(1, sizeof(*b));
 	if (!b) {
 		close(fd);
@@ -139,68 +249,22 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	}
 	b->fd = fd;
 	d->priv = b;
+	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
+		rc = hd_guard_hold(fd, refusal, sizeof(refusal));
+		if (rc) {
+			blk_close(d);
+			d->priv = NULL;
+			return refuse(errcall, rc);
+		}
+		b->held = 1;
+	}
 	d->ops = &blk_ops;
 	d->writable = !!(flags & HD_OPEN_WRITE);
 	d->sync = d->writable && (flags & HD_OPEN_SYNC);
-	if (S_ISBLK(st.st_mode)) {
-		uint64_t size;
-		int lss = 0;
-		unsigned int pbs = 0;
-
-		d->kind = HD_DEV_BLOCK;
-		if (ioctl(fd, BLKGETSIZE64, &size) < 0) {
-			*errcall = "ioctl BLKGETSIZE64";
-			goto fail;
-		}
-		if (ioctl(fd, BLKSSZGET, &lss) < 0) {
-			*errcall = "ioctl BLKSSZGET";
-			goto fail;
-		}
-		if (ioctl(fd, BLKPBSZGET, &pbs) < 0) {
-			*errcall = "ioctl BLKPBSZGET";
-			goto fail;
-		}
-		/* A read-only device may still open O_RDWR and then fail every write. */
-		if (flags & HD_OPEN_WRITE) {
-			int ro = 0;
-			if (ioctl(fd, BLKROGET, &ro) < 0) {
-				*errcall = "ioctl BLKROGET";
-				goto fail;
-			}
-			if (ro) {
-				blk_close(d);
-				d->priv = NULL;
-				return -EROFS;
-			}
-		}
-		d->size = size;
-		d->logical_sector = (uint32_t)lss;
-		d->physical_sector = pbs ? pbs : (uint32_t)lss;
-		d->io_align = d->logical_sector;
-		if (hd_sysfs_disk_attr(st.st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
-			d->rotational = atoi(buf) != 0;
-		if (hd_sysfs_disk_attr(st.st_rdev, "device/model", buf, sizeof(buf)) == 0) {
-			size_t n = strlen(buf);
-			while (n && buf[n - 1] == ' ')
-				buf[--n] = '\0';
-			snprintf(d->model, sizeof(d->model), "%s", buf);
-		}
-	} else {
-		d->kind = HD_DEV_FILE;
-		d->size = (uint64_t)st.st_size;
-		d->logical_sector = 512;
-		d->physical_sector = 4096;
-		/* O_DIRECT on a file system wants its block alignment. */
-		d->io_align = st.st_blksize > 512 ? (uint32_t)st.st_blksize : 512;
-		if (hd_sysfs_disk_attr(st.st_dev, "queue/rotational", buf, sizeof(buf)) == 0)
-			d->rotational = atoi(buf) != 0;
-	}
-	return 0;
-fail:
-	{
-		int e = errno;
+	rc = S_ISBLK(st.st_mode) ? blk_geometry(d, fd, &st, flags, errcall) : file_geometry(d, &st);
+	if (rc) {
 		blk_close(d);
 		d->priv = NULL;
-		return -e;
 	}
+	return rc;
 }

@@ -69,6 +69,17 @@ int hd_opt_range(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uin
 	return 0;
 }
 
+int hd_opt_duration(const char *opt, const char *arg, int64_t *ns)
+{
+	int rc = hd_parse_duration(arg, ns);
+
+	if (rc == -ERANGE)
+		hd_err("%s '%s': must be between 1ns and %.0fs", opt, arg, HD_DURATION_MAX_NS / 1e9);
+	else if (rc)
+		hd_err("%s '%s': must be a positive duration such as 3s, 500ms or 2m", opt, arg);
+	return rc ? -1 : 0;
+}
+
 int hd_open_target(struct hd_dev **d, const char *spec, int flags)
 {
 	const char *call = "open";
@@ -76,7 +87,9 @@ int hd_open_target(struct hd_dev **d, const char *spec, int flags)
 
 	if (rc == 0)
 		return 0;
-	if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
+	if (call && strcmp(call, "refused") == 0)
+		hd_err("%s: %s; refusing to write", spec, hd_blk_refusal());
+	else if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
 		hd_err("%s: device is busy (mounted or in use); refusing to write", spec);
 	else if (rc == -ENOTSUP && strncmp(spec, "sim:", 4) != 0)
 		hd_err("%s: not a block device or regular file", spec);

@@ -149,7 +149,8 @@ static void profile_usage(FILE *f)
 "\n"
 "DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
 "Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 a probe failed\n"
-"at run time, 130 interrupted (the files measured so far say complete: no).\n",
+"at run time, 128 + signal when interrupted by HUP, INT, QUIT or TERM (129,\n"
+"130, 131, 143; the files measured so far say complete: no).\n",
 		HD_DEFAULT_SEED);
 }
 
@@ -570,9 +571,9 @@ int hd_cmd_profile(int argc, char **argv)
 		av[ac++] = (char *)o.c.device;
 		av[ac] = NULL;
 		rc[i] = st->cmd(ac, av);
-		if (rc[i] == HD_EXIT_INTR || hd_interrupted) {
+		if (hd_interrupted) {
 			complete = 0;
-			ex = HD_EXIT_INTR;
+			ex = hd_interrupt_exit();
 		} else if (rc[i] != HD_EXIT_OK) {
 			complete = 0;
 			hd_err("profile: %s failed (exit %d); going on with the next probe", st->name, rc[i]);

@@ -18,20 +18,35 @@ volatile sig_atomic_t hd_interrupted;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	hd_interrupted = 1;
+	/* The first signal names the interruption; a second one changes nothing. */
+	if (!hd_interrupted)
+		hd_interrupted = sig;
 }
 
 void hd_install_signals(void)
 {
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a sleep in idle_ns ends early, the access in flight completes. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * No SA_RESTART: a sleep in idle_ns ends early, the access in flight
+	 * completes.  HUP (a dropped ssh session) and QUIT end a run like
+	 * Ctrl-C: their default actions would leave the write cache changed
+	 * and the data file unfinished.  A HUP ignored from the start stays
+	 * ignored: that is nohup's way of asking a long run to outlive the
+	 * session.  (INT and QUIT are not kept so: a shell ignores them in
+	 * every background job it starts.)
+	 */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 const char *hd_class_name(enum hd_class c)

@@ -44,8 +44,9 @@ static void bench_usage(FILE *f)
 "  --block SIZE        random access size (4k)\n"
 "\n"
 "Prints one row: device | seq read | seq write | rand read | rand write, in\n"
-"MB/s (10^6 bytes/s) and IOPS.  The data file also holds each test's median\n"
-"latency.  Output: bench.tsv unless -o is given.\n");
+"MB/s (10^6 bytes/s) and IOPS (- for a test not asked for, \"not run\" for one\n"
+"an interruption kept from starting).  The data file also holds each test's\n"
+"median latency.  Output: bench.tsv unless -o is given.\n");
 	hd_common_usage(f, 1);
 }
 
@@ -57,11 +58,7 @@ static int bench_opt(void *vo, int key, const char *arg)
 
 	switch (key) {
 	case O_TIME:
-		if (hd_parse_duration(arg, &o->time_ns)) {
-			hd_err("--time '%s': must be a positive duration such as 3s or 500ms", arg);
-			return -1;
-		}
-		return 0;
+		return hd_opt_duration("--time", arg, &o->time_ns);
 	case O_SPAN:
 		return hd_opt_size("--span", arg, &o->span);
 	case O_BLOCK:
@@ -80,18 +77,30 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 
+	int rc;
+
 	memset(o, 0, sizeof(*o));
 	hd_common_init(&o->c);
 	o->time_ns = 3000000000LL;
 	o->span = 100ULL << 20;
 	o->rblock = 4096;
-	return hd_probe_parse(argc, argv, lo, &o->c, bench_usage, bench_opt, o);
+	rc = hd_probe_parse(argc, argv, lo, &o->c, bench_usage, bench_opt, o);
+	if (rc)
+		return rc;
+	/* The random tests draw whole blocks from the region: it holds at least two. */
+	if (o->span < 2 * o->rblock) {
+		hd_err("--span %llu: must be at least two blocks (%llu bytes with --block %llu)",
+		       (unsigned long long)o->span, (unsigned long long)(2 * o->rblock),
+		       (unsigned long long)o->rblock);
+		return -1;
+	}
+	return 0;
 }
 
 /* One sub-test's tally. */
 struct bench_res {
 	const char *name;
-	int ran;
+	int ran;		/* made at least one access */
 	uint64_t requests, bytes;
 	int64_t ns;		/* time spent in the timed accesses */
 	int64_t *lat;		/* every successful access's latency, for the median */
@@ -111,6 +120,8 @@ static int bench_io(struct bench *b, struct bench_res *r, enum hd_op op, void *b
 	int64_t lat;
 	int rc = hd_dev_timed(b->d, op, buf, len, off, &lat);
 
+	/* A test ran once it made an access: one interrupted before that has no figure. */
+	r->ran = 1;
 	if (rc == 0) {
 		r->requests++;
 		r->bytes += len;
@@ -135,7 +146,6 @@ static void bench_seq_read(struct bench *b, struct bench_res *r, void *buf)
 {
 	uint64_t off = 0;
 
-	r->ran = 1;
 	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
 		if (off + BENCH_SEQ_IO > b->d->size)
 			off = 0;
@@ -150,7 +160,6 @@ static void bench_seq_write(struct bench *b, struct bench_res *r, uint8_t *win, 
 {
 	uint64_t off = 0;
 
-	r->ran = 1;
 	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
 		uint64_t n;
 
@@ -183,7 +192,6 @@ static void bench_rand(struct bench *b, struct bench_res *r, enum hd_op op, uint
 {
 	uint64_t units = spanlen / block;
 
-	r->ran = 1;
 	while (r->ns < b->limit_ns && !hd_session_stop(b->s)) {
 		uint64_t off = hd_rng_below(&b->s->run.rng, units) * block;
 
@@ -202,6 +210,23 @@ static double mb_s(const struct bench_res *r)
 static double iops(const struct bench_res *r)
 {
 	return r->ns > 0 ? (double)r->requests / ((double)r->ns / 1e9) : 0;
+}
+
+/*
+ * One test's figure for the printed row: "-" for a test not asked for
+ * (writes without --write), "not run" for one an interruption or a failure
+ * kept from starting, never a 0 that was not measured.
+ */
+static void bench_figure(char *buf, size_t len, const struct bench_res *r, int with_iops, int not_asked)
+{
+	if (not_asked)
+		snprintf(buf, len, "-");
+	else if (!r->ran)
+		snprintf(buf, len, "not run");
+	else if (with_iops)
+		snprintf(buf, len, "%.3f (%.0f IOPS)", mb_s(r), iops(r));
+	else
+		snprintf(buf, len, "%.2f", mb_s(r));
 }
 
 /* The median latency of the successful accesses (nearest rank), 0 when none. */
@@ -228,6 +253,8 @@ int hd_cmd_bench(int argc, char **argv)
 	ex = hd_session_begin(&s, "bench", &o.c, o.c.write_ok, "bench.tsv");
 	if (ex)
 		return ex;
+	/* The run is bounded by time: the number of samples is not known in advance. */
+	s.timed = 1;
 	b.s = &s;
 	b.d = s.dev;
 	b.limit_ns = o.time_ns;
@@ -254,7 +281,7 @@ int hd_cmd_bench(int argc, char **argv)
 	rbuf = hd_buf_alloc(b.d, o.rblock);
 	if (o.c.write_ok)
 		span = hd_buf_alloc(b.d, spanlen);
-	if (!seqbuf || !rbuf || (o.c.write_ok && !span) || spanlen == 0) {
+	if (!seqbuf || !rbuf || (o.c.write_ok && !span)) {
 		hd_err("%s: out of memory for the %llu-byte random region", b.d->path, (unsigned long long)spanlen);
 		hd_session_abort(&s);
 		ex = HD_EXIT_SETUP;
@@ -292,16 +319,13 @@ int hd_cmd_bench(int argc, char **argv)
 	}
 	{
 		/* The figures are the command's result: printed whatever --quiet says. */
-		char w1[32] = "-", w2[32] = "-";
+		char f[4][32];
 
-		if (res[1].ran)
-			snprintf(w1, sizeof(w1), "%.2f", mb_s(&res[1]));
-		if (res[3].ran)
-			snprintf(w2, sizeof(w2), "%.3f (%.0f IOPS)", mb_s(&res[3]), iops(&res[3]));
+		for (int k = 0; k < 4; k++)
+			bench_figure(f[k], sizeof(f[k]), &res[k], k >= 2, (k & 1) && !o.c.write_ok);
 		printf("device | seq read MB/s | seq write MB/s | %s rand read MB/s | %s rand write MB/s\n",
 		       o.rblock == 4096 ? "4K" : "block", o.rblock == 4096 ? "4K" : "block");
-		printf("%s | %.2f | %s | %.3f (%.0f IOPS) | %s\n", b.d->path, mb_s(&res[0]), w1, mb_s(&res[2]),
-		       iops(&res[2]), w2);
+		printf("%s | %s | %s | %s | %s\n", b.d->path, f[0], f[1], f[2], f[3]);
 	}
 	ex = hd_session_end(&s, "test mb_s iops requests bytes seconds lat_p50_ms", all);
 out:

@@ -28,6 +28,12 @@
 
 /* Intervals are kept in nanoseconds; at most this many distinct ones. */
 #define IV_MAX_INTERVALS 100000
+/* The longest idle time (ms) and the finest step (ms): intervals are whole nanoseconds. */
+#define IV_MAX_MS 60000.0
+#define IV_MIN_STEP_MS 1e-6
+/* --step N is --intervals 0:20:N: from 1 us (20001 intervals) to the whole 20 ms. */
+#define IV_STEP_MIN_MS 0.001
+#define IV_STEP_MAX_MS 20.0
 
 struct iv_opts {
 	struct hd_common c;
@@ -65,8 +71,8 @@ static void iv_usage(FILE *f)
 
 static int iv_add(struct iv_opts *o, double ms, size_t *cap)
 {
-	if (!(ms >= 0) || ms > 60000) {
-		hd_err("--intervals: %g ms: must be between 0 and 60000", ms);
+	if (!(ms >= 0) || ms > IV_MAX_MS) {
+		hd_err("--intervals: %g ms: must be between 0 and %.0f", ms, IV_MAX_MS);
 		return -1;
 	}
 	if (o->niv == IV_MAX_INTERVALS) {
@@ -100,7 +106,7 @@ static int parse_intervals(const char *arg, struct iv_opts *o)
 	o->niv = 0;
 	if (strchr(s, ':')) {
 		char *a = s, *b = strchr(a, ':'), *c;
-		double from, to, step;
+		double from, to, step, count;
 		uint64_t k, n;
 
 		*b++ = '\0';
@@ -111,12 +117,18 @@ static int parse_intervals(const char *arg, struct iv_opts *o)
 		if (hd_parse_double(a, &from) || hd_parse_double(b, &to) || hd_parse_double(c, &step) ||
 		    !(step > 0) || to < from)
 			goto bad;
-		n = (uint64_t)floor((to - from) / step + 1e-9) + 1;
-		if (n > IV_MAX_INTERVALS) {
-			hd_err("--intervals '%s': %llu intervals, at most %d", arg, (unsigned long long)n,
-			       IV_MAX_INTERVALS);
+		/* Range-checked as doubles: a count beyond uint64_t's range would not convert. */
+		if (!(from >= 0 && to <= IV_MAX_MS && step >= IV_MIN_STEP_MS && step <= IV_MAX_MS)) {
+			hd_err("--intervals '%s': FROM and TO must be between 0 and %.0f ms, STEP between %g and %.0f",
+			       arg, IV_MAX_MS, IV_MIN_STEP_MS, IV_MAX_MS);
 			goto out;
 		}
+		count = floor((to - from) / step + 1e-9) + 1;
+		if (count > IV_MAX_INTERVALS) {
+			hd_err("--intervals '%s': %.0f intervals, at most %d", arg, count, IV_MAX_INTERVALS);
+			goto out;
+		}
+		n = (uint64_t)count;
 		for (k = 0; k < n; k++)
 			if (iv_add(o, from + (double)k * step, &cap))
 				goto out;
@@ -155,8 +167,10 @@ static int iv_opt(void *vo, int key, const char *arg)
 		o->have_iv = 1;
 		return parse_intervals(arg, o);
 	case O_STEP:
-		if (hd_parse_double(arg, &v) || !(v > 0)) {
-			hd_err("--step '%s': must be a positive number of milliseconds", arg);
+		/* A step longer than the 20 ms range would leave the single interval 0. */
+		if (hd_parse_double(arg, &v) || !(v >= IV_STEP_MIN_MS && v <= IV_STEP_MAX_MS)) {
+			hd_err("--step '%s': must be between %g and %g milliseconds", arg, IV_STEP_MIN_MS,
+			       IV_STEP_MAX_MS);
 			return -1;
 		}
 		o->step = arg;

@@ -186,10 +186,8 @@ static int queue_opt(void *vo, int key, const char *arg)
 		o->have_span = 1;
 		return 0;
 	case O_TIME:
-		if (hd_parse_duration(arg, &o->time_ns)) {
-			hd_err("--time '%s': must be a positive duration such as 10s, 500ms or 2m", arg);
+		if (hd_opt_duration("--time", arg, &o->time_ns))
 			return -1;
-		}
 		o->have_time = 1;
 		return 0;
 	case O_REQUESTS:
@@ -719,6 +717,10 @@ int hd_cmd_queue(int argc, char **argv)
 	hd_dfw_meta(s.w, "clients", "%s", simulated ? "simulated (closed loops against the drive's queue)"
 					     : "processes (fork, one O_DIRECT descriptor each)");
 	s.run.total = o.nprocs * 1000;
+	/* Progress counts thousandths of each N; samples are known in advance only with --requests. */
+	s.timed = 1;
+	for (i = 0; o.requests && i < o.nprocs; i++)
+		s.planned += o.requests * o.procs[i];
 	hd_session_calibrate(&s, buf, o.block);
 	hd_run_header(&s.run, rw);
 	hd_dfw_meta(rw, "table", "requests");

@@ -5,8 +5,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/cmd.h"
@@ -14,6 +17,14 @@
 #include "hddscope/session.h"
 
 int64_t hd_session_total_dev_ns;
+
+int hd_interrupt_exit(void)
+{
+	/* A lease break is not the user's stop: the run failed, someone else wants the file. */
+	if (hd_interrupted == SIGIO)
+		return HD_EXIT_RUNTIME;
+	return HD_EXIT_SIGNAL + (hd_interrupted ? (int)hd_interrupted : SIGINT);
+}
 
 void hd_common_init(struct hd_common *c)
 {
@@ -136,7 +147,8 @@ void hd_common_usage(FILE *f, int writes)
 		   "DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
 		   "SIZE and OFFSET take k, m, g, t suffixes (powers of 1024).\n"
 		   "Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 runtime failure\n"
-		   "(10 consecutive failed accesses), 130 interrupted (partial data is kept).\n",
+		   "(10 consecutive failed accesses), 128 + signal when interrupted by HUP, INT,\n"
+		   "QUIT or TERM (129, 130, 131, 143; partial data is kept).\n",
 		HD_DEFAULT_SEED);
 }
 
@@ -159,6 +171,14 @@ void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id)
 	hd_dfw_meta(w, "identity_source", "%s", id->source);
 }
 
+/* The data file would be renamed over the target (under another name, maybe): its bytes would be gone. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int hd_session_begin(struct hd_session *s, const char *test, const struct hd_common *c, int writes,
 		     const char *default_out)
 {
@@ -177,6 +197,10 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	 * through hd_session_end, which puts the write cache back.
 	 */
 	hd_install_signals();
+	if (same_file(c->out ? c->out : default_out, c->device)) {
+		hd_err("%s: is the target; refusing to write the data file over it", c->out ? c->out : default_out);
+		return HD_EXIT_SETUP;
+	}
 	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE | (c->sync ? HD_OPEN_SYNC : 0) : 0);
 	if (ex)
 		return ex;
@@ -196,6 +220,7 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 		ex = HD_EXIT_SETUP;
 		goto fail;
 	}
+
 	rc = hd_dfw_open(&s->w, s->out, test);
 	if (rc) {
 		hd_err("create %s: %s", s->out, hd_fs_strerror(rc));
@@ -276,6 +301,38 @@ void hd_session_abort(struct hd_session *s)
 	session_close(s);
 }
 
+const char *hd_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGHUP: return "SIGHUP";
+	case SIGINT: return "SIGINT";
+	case SIGQUIT: return "SIGQUIT";
+	case SIGTERM: return "SIGTERM";
+	case SIGIO: return "SIGIO";
+	}
+	return "a signal";
+}
+
+/*
+ * What an interruption left.  The total is the number of samples the run
+ * was to take; a run bounded by time has none to give (its progress counts
+ * milliseconds, or steps, not samples).
+ */
+static void say_interrupted(const struct hd_session *s)
+{
+	uint64_t planned = s->timed ? s->planned : s->run.total;
+	char of[32] = "";
+
+	if (planned)
+		snprintf(of, sizeof(of), " of %" PRIu64, planned);
+	if (hd_interrupted == SIGIO)
+		hd_err("%s: opened for writing by another process; stopped: %" PRIu64 "%s samples kept in %s "
+		       "(complete: no)", s->dev->path, s->nrows, of, s->out);
+	else
+		hd_err("interrupted by %s: %" PRIu64 "%s samples kept in %s (complete: no)",
+		       hd_signal_name(hd_interrupted), s->nrows, of, s->out);
+}
+
 int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 {
 	const char *call;
@@ -301,9 +358,8 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 		       s->dev->path, HD_MAX_CONSEC_ERRORS, s->nrows, s->out);
 		ex = HD_EXIT_RUNTIME;
 	} else if (hd_interrupted) {
-		hd_err("interrupted: %" PRIu64 " of %" PRIu64 " samples kept in %s (complete: no)", s->nrows,
-		       s->run.total, s->out);
-		ex = HD_EXIT_INTR;
+		say_interrupted(s);
+		ex = hd_interrupt_exit();
 	} else if (!s->run.quiet) {
 		fprintf(stderr, "%s: %" PRIu64 " samples (%" PRIu64 " media, %" PRIu64 " cache, %" PRIu64
 			" error) -> %s\n", s->run.test, s->nrows, s->nmedia, s->ncache, s->nerror, s->out);

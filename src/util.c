@@ -299,10 +299,13 @@ int hd_parse_duration(const char *s, int64_t *ns)
 			continue;
 		memcpy(num, s, n - sl);
 		num[n - sl] = '\0';
-		if (hd_parse_double(num, &v) || !(v > 0) || v * units[k].mul > 1e15)
+		if (hd_parse_double(num, &v) || !(v > 0))
 			return -EINVAL;
+		/* Checked as a double, before llround could be handed a value beyond int64_t. */
+		if (!(v * units[k].mul >= 0.5 && v * units[k].mul <= HD_DURATION_MAX_NS))
+			return -ERANGE;
 		*ns = llround(v * units[k].mul);
-		return *ns > 0 ? 0 : -EINVAL;
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -10,6 +10,8 @@
 int hd_opt_size(const char *opt, const char *arg, uint64_t *out);
 /* Parse a count option value (a plain non-negative integer). */
 int hd_opt_u64(const char *opt, const char *arg, uint64_t *out);
+/* Parse a duration (see hd_parse_duration) into nanoseconds. */
+int hd_opt_duration(const char *opt, const char *arg, int64_t *ns);
 /* Parse a count that must lie in [lo, hi]. */
 int hd_opt_range(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint64_t *out);
 

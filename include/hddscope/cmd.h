@@ -1,7 +1,8 @@
 /*
  * Subcommands.  Each takes the arguments after its name (argv[0] is the
  * subcommand's name) and returns the process exit code: 0 ok, 1 usage,
- * 2 setup failure, 3 runtime failure, 130 interrupted.  Messages go to
+ * 2 setup failure, 3 runtime failure, 128 + signal when interrupted by HUP,
+ * INT, QUIT or TERM (see hd_interrupt_exit).  Messages go to
  * stderr prefixed with "hddscope: ".
  */
 #ifndef HDDSCOPE_CMD_H
@@ -14,7 +15,7 @@ enum {
 	HD_EXIT_RUNTIME = 3,
 	HD_EXIT_WARN = 4,	/* verdict: WARN */
 	HD_EXIT_FAIL = 5,	/* verdict: FAIL */
-	HD_EXIT_INTR = 130,
+	HD_EXIT_SIGNAL = 128,	/* + the signal that interrupted the run */
 };
 
 /* The default target when DEVICE is omitted. */

@@ -131,5 +131,10 @@ int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errc
  * to show ("FILE:LINE: reason", "sim:foo: unknown preset ...").
  */
 const char *hd_sim_last_error(void);
+/*
+ * When hd_blk_open() fails with *errcall set to "refused", why the target
+ * may not be written: "backs /dev/loop3", "read-only device", ...
+ */
+const char *hd_blk_refusal(void);
 
 #endif

@@ -25,7 +25,11 @@ enum hd_class {
 };
 const char *hd_class_name(enum hd_class c);
 
-/* Set by the SIGINT/SIGTERM handler; probes stop after the access in flight. */
+/*
+ * The signal that interrupted the run (HUP, INT, QUIT or TERM; SIGIO when
+ * another process opened a regular file being written), 0 while none has
+ * arrived.  Probes stop after the access in flight.
+ */
 extern volatile sig_atomic_t hd_interrupted;
 void hd_install_signals(void);
 

@@ -81,6 +81,8 @@ struct hd_session {
 	struct hd_cachectl cache;	/* the write cache setting to restore */
 	struct hd_identity id;		/* identity, health and caches in effect */
 	int fatal;		/* stopped by HD_MAX_CONSEC_ERRORS failures */
+	int timed;		/* bounded by time: run.total counts progress, not samples */
+	uint64_t planned;	/* with timed: the samples planned where known, else 0 */
 	int64_t dev_t0_ns;	/* backend clock at the start */
 	uint64_t nrows, nmedia, ncache, nerror;
 };
@@ -124,6 +126,15 @@ void hd_put_ms(FILE *f, int64_t ns);
 
 /* The identity lines of a data file header (every probe's, and others that describe a drive). */
 void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id);
+
+/* "SIGHUP" and the like, for the signals that end a run. */
+const char *hd_signal_name(int sig);
+
+/*
+ * The exit code of an interrupted run: 128 + the signal (hd_interrupted),
+ * or HD_EXIT_RUNTIME when the run stopped for another process (SIGIO).
+ */
+int hd_interrupt_exit(void);
 
 /* Total backend time of every session ended in this process (for profile). */
 extern int64_t hd_session_total_dev_ns;

@@ -20,9 +20,13 @@ int hd_parse_u64(const char *s, uint64_t *out);
 /* Parse a finite decimal number (locale-independent "."); -EINVAL on junk. */
 int hd_parse_double(const char *s, double *out);
 
+/* The longest duration taken (1000000 s, about 11.6 days), in nanoseconds. */
+#define HD_DURATION_MAX_NS 1e15
+
 /*
  * Parse a positive duration: a number with an optional suffix ns, us, ms,
- * s, m or h (seconds without one) into nanoseconds; -EINVAL otherwise.
+ * s, m or h (seconds without one) into nanoseconds.  -ERANGE when it is
+ * under 1 ns or over HD_DURATION_MAX_NS, -EINVAL for anything else.
  */
 int hd_parse_duration(const char *s, int64_t *ns);
 

@@ -131,7 +131,7 @@ run 0 "$HDDSCOPE" --help
 grep -q 'Exit codes: 0 ok, 1 usage error, 2 setup failure' "$T/out" || fail "--help exit codes"
 run 0 "$HDDSCOPE" seek --help
 for s in '--samples N *number of timed accesses \(2000\)' '--range SIZE .*\(1g\)' '--min SIZE .*\(256k\)' \
-	'--block SIZE .*\(4k\)' '--op read\|write .*\(read\)' '130 interrupted'; do
+	'--block SIZE .*\(4k\)' '--op read\|write .*\(read\)' '128 \+ signal when interrupted'; do
 	grep -Eq -- "$s" "$T/out" || fail "seek --help lacks '$s'"
 done
 run 0 "$HDDSCOPE" info --help

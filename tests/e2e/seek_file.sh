@@ -58,7 +58,7 @@ kill -INT $pid
 wait $pid
 rc=$?
 [ "$rc" = 130 ] || fail "interrupted seek exited $rc, want 130"
-grep -q 'interrupted: [0-9]* of 50000000 samples kept' "$T/err" || fail "no interruption message"
+grep -q 'interrupted by SIGINT: [0-9]* of 50000000 samples kept' "$T/err" || fail "no interruption message"
 [ "$(hdr "$T/int.tsv" complete)" = no ] || fail "interrupted file does not say complete: no"
 rows=$(grep -vc '^#' "$T/int.tsv")
 [ "$rows" -gt 0 ] && [ "$rows" = "$(hdr "$T/int.tsv" samples)" ] || fail "interrupted file: $rows rows"

@@ -37,7 +37,7 @@ pass "write seek preserves every byte"
 rodev=$(losetup -r -f --show "$img") || fail "losetup -r"
 LOOPS+=("$rodev")
 run 2 "$HDDSCOPE" seek --quiet --op write --write -o "$T/ro.tsv" "$rodev"
-expect_err "open $rodev: Read-only file system"
+expect_err "^hddscope: $rodev: read-only device; refusing to write$"
 [ ! -e "$T/ro.tsv" ] || fail "refused run left a data file"
 losetup -d "$rodev"
 pass "read-only device refused"

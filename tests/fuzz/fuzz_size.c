@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(rs == 0 || rs == -EINVAL || rs == -ERANGE || rs == -EDOM);
 	FUZZ_CHECK(ru == 0 || ru == -EINVAL || ru == -ERANGE || ru == -EDOM);
 	FUZZ_CHECK(rd == 0 || rd == -EINVAL);
-	FUZZ_CHECK(rn == 0 || rn == -EINVAL);
+	FUZZ_CHECK(rn == 0 || rn == -EINVAL || rn == -ERANGE);
 	FUZZ_CHECK(hd_parse_strerror(rs) != NULL);
 
 	if (rs == 0)

@@ -1,4 +1,4 @@
-/* Size and number parsing: suffixes, fractions, overflow, junk. */
+/* Size, number and duration parsing: suffixes, fractions, overflow, junk. */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -113,6 +113,48 @@ START_TEST(test_double)
 }
 END_TEST
 
+struct dur_case {
+	const char *in;
+	int rc;
+	int64_t want;
+};
+
+/* Out-of-range values are refused before any conversion to an integer. */
+static const struct dur_case dur_cases[] = {
+	{ "3", 0, 3000000000LL },
+	{ "3s", 0, 3000000000LL },
+	{ "500ms", 0, 500000000LL },
+	{ "2m", 0, 120000000000LL },
+	{ "1h", 0, 3600000000000LL },
+	{ "1ns", 0, 1 },
+	{ "1.5us", 0, 1500 },
+	{ "1000000s", 0, 1000000000000000LL },
+	{ "1000001s", -ERANGE, 0 },
+	{ "1e300", -ERANGE, 0 },
+	{ "1e300h", -ERANGE, 0 },
+	{ "1e-300", -ERANGE, 0 },
+	{ "0.4ns", -ERANGE, 0 },
+	{ "0", -EINVAL, 0 },
+	{ "-1s", -EINVAL, 0 },
+	{ "", -EINVAL, 0 },
+	{ "s", -EINVAL, 0 },
+	{ "3x", -EINVAL, 0 },
+	{ "inf", -EINVAL, 0 },
+	{ "nan", -EINVAL, 0 },
+};
+
+START_TEST(test_duration_table)
+{
+	const struct dur_case *c = &dur_cases[_i];
+	int64_t v = 12345;
+	int rc = hd_parse_duration(c->in, &v);
+
+	ck_assert_msg(rc == c->rc, "'%s': rc %d, want %d", c->in, rc, c->rc);
+	if (rc == 0)
+		ck_assert_msg(v == c->want, "'%s': %lld, want %lld", c->in, (long long)v, (long long)c->want);
+}
+END_TEST
+
 START_TEST(test_fmt_size)
 {
 	char b[32];
@@ -132,6 +174,7 @@ int main(void)
 	tcase_add_test(tc, test_u64);
 	tcase_add_test(tc, test_double);
 	tcase_add_test(tc, test_fmt_size);
+	tcase_add_loop_test(tc, test_duration_table, 0, (int)(sizeof(dur_cases) / sizeof(dur_cases[0])));
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }
