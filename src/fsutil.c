@@ -186,17 +186,12 @@ static int write_fd(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int hd_out_write_all(const char *path, const void *buf, size_t len, const char **errcall)
+/*
+ * The end of every output: after a write error rc (0 when none), fsync and
+ * close fd, then put tmp in place, or remove it.  Frees tmp.
+ */
+static int finish_out(int fd, int rc, char *tmp, const char *path, const char **errcall)
 {
-	char *tmp;
-	int fd, rc;
-
-	*errcall = "create";
-	fd = hd_out_tmp_open(path, &tmp);
-	if (fd < 0)
-		return fd;
-	*errcall = "write";
-	rc = write_fd(fd, buf, len);
 	if (!rc && fsync(fd) < 0) {
 		*errcall = "fsync";
 		rc = -errno;
@@ -213,6 +208,19 @@ int hd_out_write_all(const char *path, const void *buf, size_t len, const char *
 	}
 	free(tmp);
 	return rc;
+}
+
+int hd_out_write_all(const char *path, const void *buf, size_t len, const char **errcall)
+{
+	char *tmp;
+	int fd;
+
+	*errcall = "create";
+	fd = hd_out_tmp_open(path, &tmp);
+	if (fd < 0)
+		return fd;
+	*errcall = "write";
+	return finish_out(fd, write_fd(fd, buf, len), tmp, path, errcall);
 }
 
 int hd_out_fopen(const char *path, FILE **f, char **tmp)
@@ -237,27 +245,21 @@ int hd_out_fopen(const char *path, FILE **f, char **tmp)
 
 int hd_out_fclose(FILE *f, char *tmp, const char *path, const char **errcall)
 {
-	int rc = 0;
+	int rc = 0, fd;
 
 	*errcall = "write";
-	if (fflush(f) || ferror(f)) {
+	errno = 0;
+	if (fflush(f) || ferror(f))
 		rc = errno ? -errno : -EIO;
-	} else if (fsync(fileno(f)) < 0) {
-		*errcall = "fsync";
-		rc = -errno;
-	}
-	if (fclose(f) && !rc) {
-		*errcall = "close";
-		rc = -errno;
-	}
-	if (rc) {
+	/* The descriptor outlives the stream, for fsync: close it last. */
+	fd = dup(fileno(f));
+	fclose(f);
+	if (fd < 0) {
 		unlink(tmp);
-	} else {
-		*errcall = "rename";
-		rc = hd_out_commit(tmp, path, 0);
+		free(tmp);
+		return rc ? rc : -errno;
 	}
-	free(tmp);
-	return rc;
+	return finish_out(fd, rc, tmp, path, errcall);
 }
 
 void hd_out_fdrop(FILE *f, char *tmp)
