@@ -84,12 +84,12 @@ struct media_aim {
 };
 
 /* The reference, moved within a small window so that rotational phase varies. */
-static uint64_t media_pick(struct hd_run *run, void *arg)
+static uint64_t media_pick(struct hd_run *run, struct hd_rng *g, void *arg)
 {
 	struct media_aim *a = arg;
 	uint64_t al = run->dev->io_align, units = a->jitter / al;
 
-	return units ? a->ref - units / 2 * al + hd_rng_below(&run->rng, units + 1) * al : a->ref;
+	return units ? a->ref - units / 2 * al + hd_rng_below(g, units + 1) * al : a->ref;
 }
 
 int hd_cmd_media(int argc, char **argv)
@@ -171,7 +171,7 @@ int hd_cmd_media(int argc, char **argv)
 		uint64_t size = sizes[tasks[i]], r = 0, target = 0, units = range / al;
 		int64_t dist = ((int64_t)hd_rng_below(&s.run.rng, 2 * units + 1) - (int64_t)units) * (int64_t)al;
 		int64_t lat = 0;
-		struct hd_aim aim = { media_pick, NULL, &a };
+		struct hd_aim aim = { media_pick, NULL, &a, 0 };
 		enum hd_op op = HD_OP_READ;
 		enum hd_class cls;
 		uint64_t rowsize = al;	/* the positioning read, unless it got to the timed one */
