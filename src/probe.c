@@ -49,6 +49,8 @@ void hd_run_init(struct hd_run *r, struct hd_dev *dev, const char *test, uint64_
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
 	r->test = test;
+	r->unit = "samples";
+	r->unit_scale = 1;
 	r->seed = seed;
 	r->quiet = quiet;
 	r->progress = !quiet && isatty(STDERR_FILENO);
@@ -74,8 +76,14 @@ void hd_run_progress(struct hd_run *r, uint64_t done, uint64_t total)
 	r->t_last_draw_ns = now;
 	el = (double)(now - r->t_start_ns) / 1e9;
 	eta = done ? el * (double)(total - done) / (double)done : 0;
-	fprintf(stderr, "\r%s: %llu/%llu (%3.0f%%)  ETA %4.0fs ", r->test, (unsigned long long)done,
-		(unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, eta);
+	if (r->unit_scale > 1)
+		fprintf(stderr, "\r%s: %.1f/%.0f %s (%3.0f%%)  ETA %4.0fs ", r->test, (double)done / r->unit_scale,
+			(double)total / r->unit_scale, r->unit, total ? 100.0 * (double)done / (double)total : 100.0,
+			eta);
+	else
+		fprintf(stderr, "\r%s: %llu/%llu %s (%3.0f%%)  ETA %4.0fs ", r->test, (unsigned long long)done,
+			(unsigned long long)total, r->unit, total ? 100.0 * (double)done / (double)total : 100.0,
+			eta);
 }
 
 void hd_run_progress_end(struct hd_run *r)

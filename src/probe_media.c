@@ -31,7 +31,8 @@ static void media_usage(FILE *f)
 "within +-range of a central reference, each after a positioning read at the\n"
 "reference.  Reads only.\n"
 "\n"
-"  --max-size SIZE     largest transfer (1m)\n"
+"  --max-size SIZE     largest transfer, the access unit times a power of two\n"
+"                      (1m)\n"
 "  --range SIZE        largest distance from the reference (16m)\n"
 "  --ref OFFSET        the central reference (middle of the device)\n"
 "  --reps N            reads per size (20)\n"
@@ -116,6 +117,14 @@ int hd_cmd_media(int argc, char **argv)
 	if (nsizes == 0 || o.max_size % al) {
 		hd_err("--max-size %llu: not a multiple of the %u-byte access unit of %s",
 		       (unsigned long long)o.max_size, (unsigned)al, d->path);
+		hd_session_abort(&s);
+		return HD_EXIT_USAGE;
+	}
+	/* The sizes double from the access unit: a largest size off that ladder would quietly shrink. */
+	if (sizes[nsizes - 1] != o.max_size) {
+		hd_err("--max-size %llu: sizes double from the %u-byte access unit of %s, so the largest is "
+		       "%llu or %llu", (unsigned long long)o.max_size, (unsigned)al, d->path,
+		       (unsigned long long)sizes[nsizes - 1], (unsigned long long)sizes[nsizes - 1] * 2);
 		hd_session_abort(&s);
 		return HD_EXIT_USAGE;
 	}

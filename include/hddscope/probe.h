@@ -44,6 +44,13 @@ struct hd_run {
 	int quiet;
 	int progress;		/* draw a progress line (stderr is a terminal, not quiet) */
 	const char *test;
+	/*
+	 * What the progress line counts ("samples" unless a probe says
+	 * otherwise), and by how much done and total exceed it: a probe that
+	 * counts thousandths of a step sets unit_scale 1000.
+	 */
+	const char *unit;
+	unsigned unit_scale;
 	uint64_t total, done;
 	int64_t t_start_ns, t_last_draw_ns;
 	int consec_errors;
