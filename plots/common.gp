@@ -17,3 +17,12 @@ complete = hdr("complete")
 partial = (complete eq "yes") ? "" : " (incomplete run)"
 set grid lc rgb "#dddddd"
 set key outside right top
+
+# A chart of one row, or of rows that all share a value (a run cut short),
+# has an empty range on that axis: gnuplot would pick one itself and warn
+# on stderr.  pad(axis, column, scale, log) sets a range around the value
+# first: ten percent either side (or one unit around zero), or half and
+# double it on a log axis.  The column's absolute value counts where the
+# axis shows magnitudes (log axes of signed distances).
+colrange(col, useabs) = system(sprintf("awk -F'\t' '!/^#/ && $%d != \"\" { v = $%d + 0; if (%d && v < 0) v = -v; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v } END { if (n) print lo, hi }' '%s'", col, col, useabs, DATA))
+pad(ax, col, scale, log) = sprintf("pad_r = colrange(%d, %d); if (words(pad_r) == 2 && word(pad_r, 1) eq word(pad_r, 2)) { pad_v = real(word(pad_r, 1)) * %.17g; set %srange [%s] }", col, log, scale, ax, log ? "pad_v / 2 : pad_v * 2" : "pad_v - (pad_v == 0 ? 1 : abs(pad_v) / 10) : pad_v + (pad_v == 0 ? 1 : abs(pad_v) / 10)")

@@ -12,6 +12,7 @@ set title sprintf("%s: write latency after an idle interval, %s samples%s", driv
 set xlabel "idle interval between the two writes, measured (ms)"
 set ylabel "latency of the second write (ms)"
 set yrange [0:*]
+eval pad("x", 2, 1, 0)
 set datafile separator "\t"
 set datafile commentschars "#"
 cls(c) = strcol(4) eq c

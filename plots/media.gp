@@ -13,6 +13,9 @@ set ylabel "latency (ms)"
 set cblabel "|distance from the reference| (MB)"
 set logscale x 2
 set logscale y
+eval pad("x", 1, 1.0 / 1024, 1)
+eval pad("y", 3, 1, 1)
+eval pad("cb", 2, 1e-6, 1)
 set palette defined (0 "#2166ac", 1 "#67a9cf", 2 "#fddbc7", 3 "#b2182b")
 set datafile separator "\t"
 med = sprintf("< awk -F'\t' -v key=1 -v val=3 -v clscol=4 -f '%s/pctl.awk' '%s' | sort -g", DIR, DATA)

@@ -13,6 +13,7 @@ table = hdr("table")
 clients = (hdr("clients")[1:9] eq "simulated") ? "simulated clients" : "processes"
 block = system(sprintf("sed -n 's/^# params: .*block=\\([0-9]*\\).*/\\1/p' '%s' | head -n 1", DATA))
 set logscale x 2
+eval pad("x", 1, 1, 1)
 set xlabel sprintf("concurrent %s (N)", clients)
 
 if (table eq "requests") {

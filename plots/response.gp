@@ -13,6 +13,7 @@ set xlabel "|seek distance| (MB, 10^6 bytes; log scale)"
 set ylabel "response time (ms)"
 set logscale x
 set yrange [0:*]
+eval pad("x", 1, 1e-6, 1)
 set datafile separator "\t"
 pct(op) = sprintf("< awk -F'\t' -v key=1 -v val=3 -v absolute=1 -v op=%s -f '%s/pctl.awk' '%s' | sort -g", op, DIR, DATA)
 has_write = system(sprintf("grep -c '\twrite\t' '%s' || true", DATA)) + 0 > 0

@@ -13,6 +13,7 @@ set title sprintf("%s: %s seek, %s samples%s", drive, op, samples, partial) noen
 set xlabel "signed distance from reference (MB, 10^6 bytes)"
 set ylabel "latency (ms)"
 set yrange [0:*]
+eval pad("x", 1, 1e-6, 0)
 set datafile separator "\t"
 set datafile commentschars "#"
 # A seek file can hold millions of rows, so the data is read once for media

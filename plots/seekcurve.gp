@@ -21,6 +21,7 @@ set xlabel "seek distance (MB, 10^6 bytes)"
 set ylabel "positioning time (ms)"
 set logscale x
 set yrange [0:*]
+eval pad("x", 1, 1e-6, 1)
 set datafile separator "\t"
 set samples 400
 if (A != A) {

@@ -11,5 +11,6 @@ set title sprintf("%s: sequential read rate by position, %s points%s", drive, hd
 set xlabel "position (GB, 10^9 bytes)"
 set ylabel "throughput (MB/s, 10^6 bytes/s)"
 set yrange [0:*]
+eval pad("x", 1, 1e-9, 0)
 set datafile separator "\t"
 plot DATA using ($1/1e9):2 with linespoints pt 7 ps 0.5 lw 1.5 lc rgb "#1f77b4" title "sequential read"

@@ -46,8 +46,9 @@ static void sim_usage(FILE *f)
 "  show      print the model file (a FILE.drive is checked first)\n"
 "  info      numbers derived from the model, as 'key: value' lines\n"
 "  locate    for each byte OFFSET: offset, LBA, cylinder, surface, sector\n"
-"  seek      for each DISTANCE in cylinders: distance and seek time in ms\n"
-"            (the model's curve, without jitter or write settle)\n"
+"  seek      for each DISTANCE in cylinders (0 to the last cylinder): distance\n"
+"            and seek time in ms (the model's curve, without jitter or write\n"
+"            settle)\n"
 "  -h, --help  this help\n"
 "\n"
 "Exit codes: 0 ok, 1 usage, 2 no such preset or a bad model file.\n");
@@ -217,6 +218,13 @@ static int sim_seek(const char *spec, int n, char **args)
 		uint64_t d;
 
 		if (hd_opt_u64("DISTANCE", args[i], &d)) {
+			hd_sim_model_free(m);
+			return HD_EXIT_USAGE;
+		}
+		/* A seek never spans more than the stroke: beyond it the curve is extrapolation. */
+		if (d >= m->cylinders) {
+			hd_err("DISTANCE %s: beyond the stroke of %s (0 to %u cylinders)", args[i], spec,
+			       m->cylinders - 1);
 			hd_sim_model_free(m);
 			return HD_EXIT_USAGE;
 		}

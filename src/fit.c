@@ -1420,6 +1420,9 @@ static int write_seekcurve(const char *dir, const struct fit *f, const struct in
 	return 0;
 }
 
+static const char rev_band_method[] =
+	"width of the seek samples' band in narrow distance bins (range, scaled), median over bins";
+
 /* The whole fit into f; 0 or -1 with err. */
 static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t errlen)
 {
@@ -1444,10 +1447,27 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	if (in->interval && rev_from_interval(in->interval, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
 		f->rev_method = "write-interval sawtooth: period aligning latency + idle time";
 	} else if (in->resp && rev_from_response(in->resp, f->block, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
+		double rev, unc;
+		size_t pts;
+
 		f->rev_method = "response at tiny distances: per-distance medians, line in signed distance, "
 				"intercept at zero";
+		/*
+		 * A revolution under a millisecond is no rotation: reads near the
+		 * previous one were served whole by read-ahead or a large physical
+		 * sector (how many were is luck of the offsets), and the seek band
+		 * is the next witness.  Where it shows none either (an SSD), the
+		 * estimate stands and the check below says so.
+		 */
+		if (f->rev < 1.0 && in->seek && rev_from_seek_spread(in->seek, &rev, &unc, &pts) == 0 &&
+		    rev >= 1.0) {
+			f->rev = rev;
+			f->rev_unc = unc;
+			f->rev_points = pts;
+			f->rev_method = rev_band_method;
+		}
 	} else if (in->seek && rev_from_seek_spread(in->seek, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
-		f->rev_method = "width of the seek samples' band in narrow distance bins (range, scaled), median over bins";
+		f->rev_method = rev_band_method;
 	} else {
 		fail(err, errlen, "no data to measure the revolution from (response reads at distances up to "
 				  "two blocks, a write-interval sawtooth, or seek reads)");

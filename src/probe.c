@@ -64,11 +64,15 @@ void hd_run_init(struct hd_run *r, struct hd_dev *dev, const char *test, uint64_
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
 	r->test = test;
+	r->unit = "samples";
+	r->unit_scale = 1;
 	r->seed = seed;
 	r->quiet = quiet;
 	r->progress = !quiet && isatty(STDERR_FILENO);
 	r->cache_threshold_ns = -1;
 	hd_rng_seed(&r->rng, seed);
+	/* A different start of the same generator: the streams never overlap in practice. */
+	hd_rng_seed(&r->aux, seed ^ 0x5ca1ab1e0ddba11ULL);
 	r->t_start_ns = hd_mono_ns();
 }
 
@@ -87,8 +91,14 @@ void hd_run_progress(struct hd_run *r, uint64_t done, uint64_t total)
 	r->t_last_draw_ns = now;
 	el = (double)(now - r->t_start_ns) / 1e9;
 	eta = done ? el * (double)(total - done) / (double)done : 0;
-	fprintf(stderr, "\r%s: %llu/%llu (%3.0f%%)  ETA %4.0fs ", r->test, (unsigned long long)done,
-		(unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, eta);
+	if (r->unit_scale > 1)
+		fprintf(stderr, "\r%s: %.1f/%.0f %s (%3.0f%%)  ETA %4.0fs ", r->test, (double)done / r->unit_scale,
+			(double)total / r->unit_scale, r->unit, total ? 100.0 * (double)done / (double)total : 100.0,
+			eta);
+	else
+		fprintf(stderr, "\r%s: %llu/%llu %s (%3.0f%%)  ETA %4.0fs ", r->test, (unsigned long long)done,
+			(unsigned long long)total, r->unit, total ? 100.0 * (double)done / (double)total : 100.0,
+			eta);
 }
 
 void hd_run_progress_end(struct hd_run *r)
@@ -136,7 +146,7 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 	 * halves of the device keeps every step long.
 	 */
 	for (int i = 0; i < CAL_N; i++) {
-		uint64_t half = nblk / 2, blk = hd_rng_below(&r->rng, half ? half : 1);
+		uint64_t half = nblk / 2, blk = hd_rng_below(&r->aux, half ? half : 1);
 		uint64_t off = ((i & 1) ? blk + half : blk) * d->io_align;
 
 		rc = hd_dev_timed(d, HD_OP_READ, buf, len, off, &lat);
@@ -149,7 +159,7 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 	}
 	/* Guaranteed hits: the same block read again right away. */
 	for (int i = 0; i < CAL_N / 4 && nh < CAL_N; i++) {
-		uint64_t off = hd_rng_below(&r->rng, nblk ? nblk : 1) * d->io_align;
+		uint64_t off = hd_rng_below(&r->aux, nblk ? nblk : 1) * d->io_align;
 
 		rc = hd_dev_io(d, HD_OP_READ, buf, len, off);
 		if (hd_run_account(r, rc, HD_OP_READ, off))
@@ -243,13 +253,57 @@ int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p)
 	return (hd_rng_next(r) >> 63) ? -(int64_t)mag : (int64_t)mag;
 }
 
+/*
+ * Redo a reference read that hit the cache, keeping the reference: read
+ * [ref - back, ref + len) in one access.  The part before ref is not in
+ * the cache (read-ahead only caches forward, and back grows with every
+ * try), so the drive goes to the media and the head ends where a media
+ * read of ref would have left it.  The longer read cannot be judged by the
+ * threshold calibrated with len bytes, so it is read again at once: a
+ * drive that went to the media the first time serves the second from its
+ * cache, more than twice as fast.  back comes from the aux stream, within
+ * a window that doubles with every try up to aim->back_max.  Returns 1
+ * when the head is at ref, 0 when the read came from the cache again, or
+ * -errno with *fail_off set.
+ */
+static int aim_extend(struct hd_run *r, const struct hd_aim *aim, uint64_t ref, size_t len, int tries,
+		      uint64_t *fail_off, int64_t *lat_ns)
+{
+	uint64_t al = r->dev->io_align, max = (uint64_t)32 << 10 << tries, back;
+	int64_t again = 0;
+	void *buf;
+	int rc;
+
+	if (max > aim->back_max)
+		max = aim->back_max;
+	if (max > ref)
+		max = ref;
+	max = max / al * al;
+	if (max == 0)
+		return 0;
+	back = max - hd_rng_below(&r->aux, max / al / 2 + 1) * al;
+	buf = hd_buf_alloc(r->dev, back + len);
+	if (!buf)
+		return -ENOMEM;
+	*fail_off = ref - back;
+	rc = hd_dev_timed(r->dev, HD_OP_READ, buf, back + len, ref - back, lat_ns);
+	if (rc == 0 && *lat_ns >= r->cache_threshold_ns && !hd_interrupted)
+		rc = hd_dev_timed(r->dev, HD_OP_READ, buf, back + len, ref - back, &again);
+	hd_buf_free(buf, back + len);
+	if (rc)
+		return rc;
+	return *lat_ns >= r->cache_threshold_ns && *lat_ns > 2 * again;
+}
+
 int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t len, uint64_t *ref,
 		uint64_t *fail_off, enum hd_op *fail_op, int64_t *lat_ns)
 {
-	int rc = 0;
+	int rc;
 
+	*ref = aim->pick(r, &r->rng, aim->arg);
 	for (int tries = 0; tries < HD_AIM_TRIES; tries++) {
-		*ref = aim->pick(r, aim->arg);
+		if (tries && !aim->back_max)
+			*ref = aim->pick(r, &r->aux, aim->arg);
 		if (aim->before) {
 			rc = aim->before(r, *ref, aim->arg, fail_off, lat_ns);
 			if (rc) {
@@ -257,13 +311,18 @@ int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t le
 				return rc;
 			}
 		}
-		rc = hd_dev_timed(r->dev, HD_OP_READ, buf, len, *ref, lat_ns);
-		if (rc) {
+		if (tries == 0 || !aim->back_max) {
 			*fail_off = *ref;
+			rc = hd_dev_timed(r->dev, HD_OP_READ, buf, len, *ref, lat_ns);
+			rc = rc ? rc : hd_run_classify(r, 0, *lat_ns) == HD_CLASS_MEDIA;
+		} else {
+			rc = aim_extend(r, aim, *ref, len, tries, fail_off, lat_ns);
+		}
+		if (rc < 0) {
 			*fail_op = HD_OP_READ;
 			return rc;
 		}
-		if (hd_run_classify(r, 0, *lat_ns) == HD_CLASS_MEDIA || hd_interrupted)
+		if (rc > 0 || hd_interrupted)
 			break;
 	}
 	return 0;

@@ -258,6 +258,7 @@ int hd_cmd_bench(int argc, char **argv)
 	b.s = &s;
 	b.d = s.dev;
 	b.limit_ns = o.time_ns;
+	s.run.unit = "ms of this test";
 	if (o.rblock % b.d->io_align) {
 		hd_err("--block %llu: not a multiple of the %u-byte access unit of %s", (unsigned long long)o.rblock,
 		       (unsigned)b.d->io_align, b.d->path);

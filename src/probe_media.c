@@ -31,7 +31,8 @@ static void media_usage(FILE *f)
 "within +-range of a central reference, each after a positioning read at the\n"
 "reference.  Reads only.\n"
 "\n"
-"  --max-size SIZE     largest transfer (1m)\n"
+"  --max-size SIZE     largest transfer, the access unit times a power of two\n"
+"                      (1m)\n"
 "  --range SIZE        largest distance from the reference (16m)\n"
 "  --ref OFFSET        the central reference (middle of the device)\n"
 "  --reps N            reads per size (20)\n"
@@ -84,12 +85,12 @@ struct media_aim {
 };
 
 /* The reference, moved within a small window so that rotational phase varies. */
-static uint64_t media_pick(struct hd_run *run, void *arg)
+static uint64_t media_pick(struct hd_run *run, struct hd_rng *g, void *arg)
 {
 	struct media_aim *a = arg;
 	uint64_t al = run->dev->io_align, units = a->jitter / al;
 
-	return units ? a->ref - units / 2 * al + hd_rng_below(&run->rng, units + 1) * al : a->ref;
+	return units ? a->ref - units / 2 * al + hd_rng_below(g, units + 1) * al : a->ref;
 }
 
 int hd_cmd_media(int argc, char **argv)
@@ -116,6 +117,14 @@ int hd_cmd_media(int argc, char **argv)
 	if (nsizes == 0 || o.max_size % al) {
 		hd_err("--max-size %llu: not a multiple of the %u-byte access unit of %s",
 		       (unsigned long long)o.max_size, (unsigned)al, d->path);
+		hd_session_abort(&s);
+		return HD_EXIT_USAGE;
+	}
+	/* The sizes double from the access unit: a largest size off that ladder would quietly shrink. */
+	if (sizes[nsizes - 1] != o.max_size) {
+		hd_err("--max-size %llu: sizes double from the %u-byte access unit of %s, so the largest is "
+		       "%llu or %llu", (unsigned long long)o.max_size, (unsigned)al, d->path,
+		       (unsigned long long)sizes[nsizes - 1], (unsigned long long)sizes[nsizes - 1] * 2);
 		hd_session_abort(&s);
 		return HD_EXIT_USAGE;
 	}
@@ -171,7 +180,7 @@ int hd_cmd_media(int argc, char **argv)
 		uint64_t size = sizes[tasks[i]], r = 0, target = 0, units = range / al;
 		int64_t dist = ((int64_t)hd_rng_below(&s.run.rng, 2 * units + 1) - (int64_t)units) * (int64_t)al;
 		int64_t lat = 0;
-		struct hd_aim aim = { media_pick, NULL, &a };
+		struct hd_aim aim = { media_pick, NULL, &a, 0 };
 		enum hd_op op = HD_OP_READ;
 		enum hd_class cls;
 		uint64_t rowsize = al;	/* the positioning read, unless it got to the timed one */

@@ -716,6 +716,9 @@ int hd_cmd_queue(int argc, char **argv)
 	hd_dfw_meta(s.w, "span_bytes", "%llu", (unsigned long long)q.span);
 	hd_dfw_meta(s.w, "clients", "%s", simulated ? "simulated (closed loops against the drive's queue)"
 					     : "processes (fork, one O_DIRECT descriptor each)");
+	/* Progress in client counts (--procs), measured in thousandths of one. */
+	s.run.unit = "client counts";
+	s.run.unit_scale = 1000;
 	s.run.total = o.nprocs * 1000;
 	/* Progress counts thousandths of each N; samples are known in advance only with --requests. */
 	s.timed = 1;
@@ -791,10 +794,11 @@ int hd_cmd_queue(int argc, char **argv)
 		if (!o.c.quiet && nsum) {
 			hd_run_progress_end(&s.run);
 			s.run.progress = 0;
-			fprintf(stderr, "%6s %10s %10s %10s %10s %10s\n", "procs", "requests", "IOPS", "p50 ms",
-				"p99 ms", "max ms");
+			/* Results on stdout, as bench's; progress and messages on stderr. */
+			printf("%6s %10s %10s %10s %10s %10s\n", "procs", "requests", "IOPS", "p50 ms", "p99 ms",
+			       "max ms");
 			for (size_t k = 0; k < nsum; k++)
-				fprintf(stderr, "%6u %10" PRIu64 " %10.1f %10.3f %10.3f %10.3f\n", sums[k].procs,
+				printf("%6u %10" PRIu64 " %10.1f %10.3f %10.3f %10.3f\n", sums[k].procs,
 					sums[k].requests, sums[k].iops, (double)sums[k].p50 / 1e6,
 					(double)sums[k].p99 / 1e6, (double)sums[k].max / 1e6);
 		}

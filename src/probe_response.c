@@ -91,11 +91,11 @@ struct resp_aim {
 };
 
 /* A random start from which start + sign * dist stays inside the device. */
-static uint64_t resp_pick(struct hd_run *run, void *arg)
+static uint64_t resp_pick(struct hd_run *run, struct hd_rng *g, void *arg)
 {
 	struct resp_aim *a = arg;
 	uint64_t al = run->dev->io_align, units = (a->size - a->block - a->dist) / al;
-	uint64_t s = hd_rng_below(&run->rng, units + 1) * al;
+	uint64_t s = hd_rng_below(g, units + 1) * al;
 
 	return a->sign > 0 ? s : s + a->dist;
 }
@@ -198,7 +198,7 @@ int hd_cmd_response(int argc, char **argv)
 	for (i = 0; i < ntasks && !hd_session_stop(&s); i++) {
 		const struct resp_task *t = &tasks[i];
 		struct resp_aim a = { grid[t->point], o.block, d->size, t->sign, (enum hd_op)t->op, wbuf };
-		struct hd_aim aim = { resp_pick, resp_before, &a };
+		struct hd_aim aim = { resp_pick, resp_before, &a, 0 };
 		enum hd_op row_op = a.op;
 		enum hd_class cls;
 		uint64_t start = 0, target = 0;

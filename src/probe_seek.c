@@ -184,14 +184,14 @@ struct seek_aim {
 };
 
 /* A reference point: ref moved by an aligned random amount within the window. */
-static uint64_t seek_pick_ref(struct hd_run *run, void *arg)
+static uint64_t seek_pick_ref(struct hd_run *run, struct hd_rng *g, void *arg)
 {
 	const struct seek_plan *p = ((struct seek_aim *)arg)->p;
 	uint64_t al = run->dev->io_align, units = p->jitter / al;
 
 	if (units == 0)
 		return p->ref;
-	return p->ref - units / 2 * al + hd_rng_below(&run->rng, units + 1) * al;
+	return p->ref - units / 2 * al + hd_rng_below(g, units + 1) * al;
 }
 
 /* A write sample reads its target's bytes first: only they are written back. */
@@ -264,7 +264,13 @@ int hd_cmd_seek(int argc, char **argv)
 		enum hd_class cls;
 		enum hd_op row_op = o.op;
 		struct seek_aim sa = { &p, dist, o.op, wbuf };
-		struct hd_aim aim = { seek_pick_ref, seek_before, &sa };
+		/*
+		 * A redone reference keeps its place, so the plan's distance and
+		 * offset stand.  With --dist log no target lies within dist.min
+		 * behind it; a linear draw that does (about 1 in 16000 at the
+		 * default range) meets what the redo cached and is labelled so.
+		 */
+		struct hd_aim aim = { seek_pick_ref, seek_before, &sa, p.dist.log ? p.dist.min : 64 << 10 };
 
 		/*
 		 * Every row is one access: the timed one, or the access that failed

@@ -116,6 +116,7 @@ int hd_cmd_zone(int argc, char **argv)
 	hd_dfw_meta(s.w, "params", "points=%llu size=%llu chunk=%llu", (unsigned long long)o.points,
 		    (unsigned long long)o.size, (unsigned long long)o.chunk);
 	hd_dfw_meta(s.w, "mb", "10^6 bytes");
+	s.run.unit = "points";
 	s.run.total = o.points;
 
 	for (i = 0; i < o.points && !hd_session_stop(&s); i++) {

@@ -35,11 +35,26 @@ void hd_install_signals(void);
 
 struct hd_run {
 	struct hd_dev *dev;
+	/*
+	 * Two streams from one seed.  rng draws the plan (distances, offsets,
+	 * task order): the same seed gives the same plan on any device under
+	 * any load.  aux draws what depends on how the device behaved (the
+	 * calibration's positions, redone reference reads), so that a cache
+	 * hit or a noisy calibration never shifts the plan.
+	 */
 	struct hd_rng rng;
+	struct hd_rng aux;
 	uint64_t seed;
 	int quiet;
 	int progress;		/* draw a progress line (stderr is a terminal, not quiet) */
 	const char *test;
+	/*
+	 * What the progress line counts ("samples" unless a probe says
+	 * otherwise), and by how much done and total exceed it: a probe that
+	 * counts thousandths of a step sets unit_scale 1000.
+	 */
+	const char *unit;
+	unsigned unit_scale;
 	uint64_t total, done;
 	int64_t t_start_ns, t_last_draw_ns;
 	int consec_errors;
@@ -92,18 +107,30 @@ int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p);
 
 /*
  * Positioning before a timed access (DESIGN section 3): a media read at a
- * reference point.  pick() draws a reference; before() (optional) runs
- * after each draw and before the reference read, e.g. a write probe's
- * untimed read of its target.  A reference read that was a cache hit did
- * not move the head, so another reference is drawn, up to HD_AIM_TRIES
- * times.  Returns 0 with *ref set, or the -errno of the access that
- * failed, with *fail_off and *fail_op naming it and *lat_ns its time.
+ * reference point.  pick() draws a reference from g; before() (optional)
+ * runs before every reference read, e.g. a write probe's untimed read of
+ * its target.  The first reference of a sample comes from the plan stream
+ * r->rng, once per sample.  A reference read that was a cache hit did not
+ * move the head, and is redone, up to HD_AIM_TRIES times, drawing from
+ * r->aux so that the plan stream never depends on the cache:
+ *  - back_max 0: at a new reference, pick()ed from r->aux (a probe whose
+ *    target does not move with the reference, or whose reference is itself
+ *    a planned quantity only up to the cache);
+ *  - back_max > 0: at the same reference, read as one longer access that
+ *    starts up to back_max bytes before it and ends where it did
+ *    (read-ahead caches only forward).  The plan's reference, distance and
+ *    offset are kept; what the longer read leaves in the cache lies within
+ *    back_max behind the reference, so a probe whose targets are never that
+ *    near behind it sets back_max no larger than its smallest distance.
+ * Returns 0 with *ref set, or the -errno of the access that failed, with
+ * *fail_off and *fail_op naming it and *lat_ns its time.
  */
 #define HD_AIM_TRIES 8
 struct hd_aim {
-	uint64_t (*pick)(struct hd_run *r, void *arg);
+	uint64_t (*pick)(struct hd_run *r, struct hd_rng *g, void *arg);
 	int (*before)(struct hd_run *r, uint64_t ref, void *arg, uint64_t *fail_off, int64_t *lat_ns);
 	void *arg;
+	uint64_t back_max;
 };
 int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t len, uint64_t *ref,
 		uint64_t *fail_off, enum hd_op *fail_op, int64_t *lat_ns);

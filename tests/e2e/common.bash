@@ -32,6 +32,32 @@ expect_err() {
 	grep -Eq -- "$1" "$T/err" || { cat "$T/err" >&2; fail "stderr does not match '$1'"; }
 }
 
+# wait_io PID N: until process PID has made N read and write system calls.  A probe
+# makes one per access and fewer than 150 before its sampling loop, so a signal sent
+# after wait_io PID 300 lands among the samples however slow or busy the machine;
+# a fixed sleep instead fails on a loaded machine (a sanitizer build under load can
+# take over a second to reach its first sample).  Fails after 300 s, or when PID ends.
+wait_io() {
+	local pid=$1 want=$2 n=0 i
+	for i in $(seq 6000); do
+		n=$(awk '/^sysc[rw]:/ { s += $2 } END { print s + 0 }' "/proc/$pid/io" 2>/dev/null)
+		[ "${n:-0}" -ge "$want" ] && return 0
+		kill -0 "$pid" 2>/dev/null || fail "process $pid ended after ${n:-0} of $want system calls"
+		sleep 0.05
+	done
+	fail "process $pid made ${n:-0} of $want read and write system calls in 300 s"
+}
+
+# wait_for_children PID N: until PID has N child processes (300 s at most).
+wait_for_children() {
+	local i
+	for i in $(seq 6000); do
+		[ "$(pgrep -P "$1" | wc -l)" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	fail "process $1 never had $2 children"
+}
+
 # hdr FILE KEY: a header value.
 hdr() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
 

@@ -113,7 +113,7 @@ run 0 "$HDDSCOPE" seek -q --samples 50 --write-cache off -o "$T/o.tsv" "$dev"
 pass "set for a run, restored"
 
 # wait_for VALUE: until the run has set the cache.
-wait_for() { for _ in $(seq 200); do [ "$(cat "$ct")" = "$1" ] && return 0; sleep 0.05; done; fail "cache_type never became '$1'"; }
+wait_for() { for _ in $(seq 6000); do [ "$(cat "$ct")" = "$1" ] && return 0; sleep 0.05; done; fail "cache_type never became '$1'"; }
 
 # Ctrl-C during the run.
 "$HDDSCOPE" seek -q --samples 50000000 --write-cache off -o "$T/c.tsv" "$dev" 2>"$T/err" &

@@ -37,15 +37,18 @@ awk -F'\t' '!/^#/ {
 		if (order == " 0.000000 0.000000 0.000000 0.000000 0.000000 0.000000 0.500000") bad++
 		exit bad > 0
 	}' "$f" || fail "rows"
-# The idle is precise: the median excess of the measured gap is below 0.2 ms.
-ex=$(grep -v '^#' "$f" | awk -F'\t' '{ print $2 - $1 }' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-awk -v e="$ex" 'BEGIN { exit !(e >= 0 && e < 0.2) }' || fail "median gap excess $ex ms"
+# The idle is precise: the first quartile of the gap's excess is below 0.2 ms (it is
+# about 0.0001 ms on an idle machine), and the median below 1 ms: a busy machine
+# preempts some idles, never most of them by a millisecond.
+ex=$(grep -v '^#' "$f" | awk -F'\t' '{ print $2 - $1 }' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 3) / 4)], v[int((NR + 1) / 2)] }')
+awk -v q="${ex% *}" -v m="${ex#* }" 'BEGIN { exit !(q >= 0 && q < 0.2 && m < 1) }' || fail "gap excess quartile, median $ex ms"
+ex=${ex#* }
 pass "data-preserving, every interval, measured gaps (median excess $ex ms)"
 
 # Ctrl-C: partial file, complete: no, exit 130, file unchanged.
 "$HDDSCOPE" interval --quiet --write --reps 100000 -o "$T/int.tsv" "$img" 2>"$T/err" &
 pid=$!
-sleep 1
+wait_io $pid 300
 kill -INT $pid
 wait $pid
 rc=$?

@@ -60,8 +60,9 @@ pass "quick write profile of sim:cheetah9lp"
 head -c $((64 << 20)) /dev/urandom >"$T/file.img"
 "$HDDSCOPE" profile --quiet --no-charts -o "$T/int" "$T/file.img" 2>"$T/err" &
 pid=$!
-for _ in $(seq 100); do [ -e "$T/int/media.tsv" ] && break; sleep 0.1; done
-sleep 1
+# The queue step has begun (its data file is open; it runs 10 s per count): interrupt it.
+for _ in $(seq 6000); do ls "$T"/int/queue.tsv.tmp.* >/dev/null 2>&1 && break; sleep 0.05; done
+sleep 0.5
 kill -INT $pid
 wait $pid
 rc=$?

@@ -53,7 +53,7 @@ pass "charts"
 # Ctrl-C: stop after the access in flight, keep the samples, say complete: no, exit 130.
 "$HDDSCOPE" seek --quiet --samples 50000000 -o "$T/int.tsv" "$img" 2>"$T/err" &
 pid=$!
-sleep 1
+wait_io $pid 300
 kill -INT $pid
 wait $pid
 rc=$?
@@ -72,7 +72,7 @@ pass "Ctrl-C keeps what was measured"
 cp "$img" "$T/cut.img"
 "$HDDSCOPE" seek --quiet --samples 50000000 -o "$T/cut.tsv" "$T/cut.img" 2>"$T/err" &
 pid=$!
-sleep 0.5
+wait_io $pid 300
 truncate -s 0 "$T/cut.img"
 wait $pid
 rc=$?

@@ -135,6 +135,48 @@ static double positioning_ms(struct hd_sim_chs a, struct hd_sim_chs b)
 	return a.surface != b.surface ? model->head_switch_ms : 0;
 }
 
+/*
+ * The same seed gives the same plan whatever the drive does: a drive with a
+ * read cache (a calibrated threshold, reference reads that hit and are
+ * redone) and the same drive without one (no threshold, nothing redone)
+ * must see the same distances and offsets, row for row.
+ */
+static const struct plan_case {
+	int (*cmd)(int, char **);
+	const char *name, *col_a, *col_b, *opt;
+} plan_cases[] = {
+	{ hd_cmd_seek, "seek", "distance_bytes", "offset_bytes", "--samples=400" },
+	{ hd_cmd_response, "response", "distance_bytes", "start_bytes", "--reps=6" },
+	{ hd_cmd_media, "media", "size_bytes", "distance_bytes", "--reps=10" },
+};
+
+START_TEST(test_plan_ignores_cache)
+{
+	const struct plan_case *c = &plan_cases[_i];
+	struct hd_df *with, *without;
+	const struct hd_df_col *a1, *b1, *a2, *b2;
+
+	with = run_probe(c->cmd, c->name, c->opt, "--seed=5", NULL);
+	use_model(NOCACHE);
+	without = run_probe(c->cmd, c->name, c->opt, "--seed=5", NULL);
+	/* The two runs did differ: one calibrated a threshold, the other found no cache. */
+	ck_assert_str_ne(hd_df_meta(with, "cache_threshold_ms"), "none");
+	ck_assert_str_eq(hd_df_meta(without, "cache_threshold_ms"), "none");
+	a1 = tu_col(with, c->col_a);
+	b1 = tu_col(with, c->col_b);
+	a2 = tu_col(without, c->col_a);
+	b2 = tu_col(without, c->col_b);
+	ck_assert_uint_eq(with->nrows, without->nrows);
+	for (size_t i = 0; i < with->nrows; i++) {
+		ck_assert_msg(a1->num[i] == a2->num[i] && b1->num[i] == b2->num[i],
+			      "%s row %zu: %s %.0f %s %.0f with a cache, %.0f %.0f without", c->name, i, c->col_a,
+			      a1->num[i], c->col_b, b1->num[i], a2->num[i], b2->num[i]);
+	}
+	hd_df_free(with);
+	hd_df_free(without);
+}
+END_TEST
+
 START_TEST(test_response_against_model)
 {
 	struct hd_df *df;
@@ -328,6 +370,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_plan_ignores_cache, 0, (int)(sizeof(plan_cases) / sizeof(plan_cases[0])));
 	tcase_add_test(tc, test_response_against_model);
 	tcase_add_test(tc, test_media_rate);
 	tcase_add_test(tc, test_bench_against_model);
