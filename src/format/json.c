@@ -1,9 +1,15 @@
 /*
  * Streaming JSON writer: keeps only a member count per nesting level, so
- * commas and indentation come out right without building a tree.
+ * commas and indentation come out right without building a tree.  Below it,
+ * the reader of summary.json into a tree of values (struct hd_jv).
  */
-#include <math.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "hddscope/fsutil.h"
 #include "hddscope/json.h"
@@ -146,14 +152,6 @@ void hd_json_null(struct hd_json *j, const char *key)
 }
 
 /* ---- the document model ---- */
-
-#include <errno.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "hddscope/fsutil.h"
 
 #define JV_MAX_DEPTH 64
 
