@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "hddscope/cmd.h"
+#include "hddscope/dev.h"
+#include "hddscope/probe.h"
 
 struct command {
 	const char *name;

@@ -23,6 +23,9 @@ enum hd_op {
 	HD_OP_WRITE,
 };
 
+/* The target when a command is given no DEVICE. */
+#define HD_DEFAULT_TARGET "sim:atlas3"
+
 /* Flags for hd_dev_open(). */
 #define HD_OPEN_WRITE 0x1	/* open for writing (O_EXCL on block devices) */
 #define HD_OPEN_SYNC 0x2	/* a write completes only once it is on the media (O_DSYNC: FUA or a flush) */

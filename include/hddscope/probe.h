@@ -103,7 +103,6 @@ struct hd_dist {
 int hd_dist_setup(struct hd_dist *p);
 int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p);
 
-#endif
 
 /*
  * Positioning before a timed access (DESIGN section 3): a media read at a
@@ -134,3 +133,17 @@ struct hd_aim {
 };
 int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t len, uint64_t *ref,
 		uint64_t *fail_off, enum hd_op *fail_op, int64_t *lat_ns);
+
+/*
+ * The probes' commands (each in its own file under src/probe/).  Each
+ * takes the arguments after its name and returns the exit code (msg.h).
+ */
+int hd_cmd_seek(int argc, char **argv);
+int hd_cmd_response(int argc, char **argv);
+int hd_cmd_media(int argc, char **argv);
+int hd_cmd_queue(int argc, char **argv);
+int hd_cmd_interval(int argc, char **argv);
+int hd_cmd_bench(int argc, char **argv);
+int hd_cmd_zone(int argc, char **argv);
+
+#endif

@@ -4,35 +4,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "hddscope/cli.h"
-#include "hddscope/cmd.h"
+#include "hddscope/msg.h"
 #include "hddscope/util.h"
-
-void hd_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hddscope: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void hd_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hddscope: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 int hd_opt_size(const char *opt, const char *arg, uint64_t *out)
 {

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "hddscope/cli.h"
-#include "hddscope/cmd.h"
+#include "hddscope/msg.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"
 

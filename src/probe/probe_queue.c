@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "hddscope/cli.h"
-#include "hddscope/cmd.h"
+#include "hddscope/msg.h"
 #include "hddscope/fsutil.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"

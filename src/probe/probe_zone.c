@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "hddscope/cli.h"
-#include "hddscope/cmd.h"
+#include "hddscope/msg.h"
 #include "hddscope/session.h"
 
 struct zone_opts {

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "hddscope/cli.h"
-#include "hddscope/cmd.h"
+#include "hddscope/msg.h"
 #include "hddscope/fsutil.h"
 #include "hddscope/session.h"
 

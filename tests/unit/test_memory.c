@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "hddscope/cmd.h"
+#include "hddscope/probe.h"
 #include "testutil.h"
 
 #define RUNS 200

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hddscope/cmd.h"
+#include "hddscope/probe.h"
 #include "hddscope/datafile.h"
 #include "hddscope/sim.h"
 #include "hddscope/stats.h"
