@@ -233,11 +233,15 @@ int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *pat
 		   "format = 1\nname = %s\nrpm = %.6f\nsector_bytes = %u\nsurfaces = 1\n",
 		dir, nm, 60000.0 / rev, L.sb);
 	for (size_t i = 0; i < L.n; i++) {
-		/* A cylinder switch is a one-track seek: the skew covers it, as a real layout does. */
-		uint32_t skew = (uint32_t)ceil((isfinite(t2t) ? t2t : 1.0) / rev * L.z[i].spt) + 1;
+		/*
+		 * A cylinder switch is a one-track seek: the skew covers it, as a
+		 * real layout does.  A track-to-track time that is not positive is
+		 * no measurement, and is taken as unknown; the skew is bounded
+		 * before it is converted, where a wild fit cannot overflow it.
+		 */
+		double sectors = ceil((isfinite(t2t) && t2t > 0 ? t2t : 1.0) / rev * L.z[i].spt) + 1;
+		uint32_t skew = sectors < L.z[i].spt ? (uint32_t)sectors : L.z[i].spt - 1;
 
-		if (skew >= L.z[i].spt)
-			skew = L.z[i].spt - 1;
 		fprintf(f, "zone = %llu %llu %u 0 %u\n", (unsigned long long)L.z[i].first_cyl,
 			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew);
 	}
