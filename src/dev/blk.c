@@ -18,7 +18,7 @@
 
 #include "hddscope/dev.h"
 #include "hddscope/fileguard.h"
-#include "hddscope/probe.h"
+#include "hddscope/msg.h"
 #include "hddscope/sysfs.h"
 #include "hddscope/util.h"
 
