@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hddscope/ioreq.h"
+
 struct hd_dev;
 struct hd_identity;
 
@@ -18,33 +20,12 @@ enum hd_dev_kind {
 	HD_DEV_SIM,
 };
 
-enum hd_op {
-	HD_OP_READ,
-	HD_OP_WRITE,
-};
-
 /* The target when a command is given no DEVICE. */
 #define HD_DEFAULT_TARGET "sim:atlas3"
 
 /* Flags for hd_dev_open(). */
 #define HD_OPEN_WRITE 0x1	/* open for writing (O_EXCL on block devices) */
 #define HD_OPEN_SYNC 0x2	/* a write completes only once it is on the media (O_DSYNC: FUA or a flush) */
-
-/*
- * A request of the optional asynchronous interface (submit/reap), used by
- * backends that can hold several outstanding requests from several clients
- * at once (the simulated drive's command queue).
- */
-struct hd_req {
-	uint64_t tag;		/* caller's cookie, returned by reap */
-	enum hd_op op;
-	uint64_t off;
-	size_t len;
-	void *buf;
-	int64_t submit_ns;	/* filled by submit: the backend clock at arrival */
-	int64_t done_ns;	/* filled by reap: the backend clock at completion */
-	int result;		/* filled by reap: 0 or -errno */
-};
 
 /*
  * The ops table.  Every hook returns 0 or -errno and never prints.
