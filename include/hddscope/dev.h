@@ -101,6 +101,17 @@ int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_
 /* Untimed access with the same checks. */
 int hd_dev_io(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off);
 
+/* The backend's clock in nanoseconds (the virtual clock on a simulated drive). */
+int64_t hd_dev_now(struct hd_dev *d);
+/* Let ns nanoseconds pass without I/O; nothing happens for ns <= 0 on any backend. */
+void hd_dev_idle(struct hd_dev *d, int64_t ns);
+
+/* 1 when the backend holds a queue of its own (submit/reap), else 0. */
+int hd_dev_can_queue(const struct hd_dev *d);
+/* The queued interface (see struct hd_dev_ops); -ENOTSUP where there is no queue. */
+int hd_dev_submit(struct hd_dev *d, struct hd_req *r);
+int hd_dev_reap(struct hd_dev *d, struct hd_req *r);
+
 const char *hd_dev_kind_name(enum hd_dev_kind k);
 const char *hd_op_name(enum hd_op op);
 

@@ -121,6 +121,31 @@ int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_
 	return rc;
 }
 
+int64_t hd_dev_now(struct hd_dev *d)
+{
+	return d->ops->now_ns(d);
+}
+
+void hd_dev_idle(struct hd_dev *d, int64_t ns)
+{
+	d->ops->idle_ns(d, ns);
+}
+
+int hd_dev_can_queue(const struct hd_dev *d)
+{
+	return d->ops->submit != NULL && d->ops->reap != NULL;
+}
+
+int hd_dev_submit(struct hd_dev *d, struct hd_req *r)
+{
+	return hd_dev_can_queue(d) ? d->ops->submit(d, r) : -ENOTSUP;
+}
+
+int hd_dev_reap(struct hd_dev *d, struct hd_req *r)
+{
+	return hd_dev_can_queue(d) ? d->ops->reap(d, r) : -ENOTSUP;
+}
+
 const char *hd_dev_kind_name(enum hd_dev_kind k)
 {
 	switch (k) {

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	hd_rng_seed(&rng, 1);
-	t0 = d->ops->now_ns(d);
+	t0 = hd_dev_now(d);
 	c0 = cpu_s();
 	for (uint64_t i = 0; i < reads; i++) {
 		if (hd_dev_timed(d, HD_OP_READ, buf, BLOCK, hd_rng_below(&rng, units) * BLOCK, &lat))
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 	}
 	c1 = cpu_s();
 	printf("%" PRIu64 " %.6f %.0f %.3f\n", reads, c1 - c0, (double)reads / (c1 - c0),
-	       (double)(d->ops->now_ns(d) - t0) / 1e9);
+	       (double)(hd_dev_now(d) - t0) / 1e9);
 	fprintf(stderr, "bench_simspeed: %s: %" PRIu64 " failed, latency checksum %" PRIu64 "\n", spec, fails, sum);
 	hd_buf_free(buf, BLOCK);
 	hd_dev_close(d);

@@ -595,13 +595,13 @@ START_TEST(test_dev_backend)
 	ck_assert_int_eq(d->direct, 1);
 	ck_assert_int_eq(d->writable, 0);
 	ck_assert_str_eq(d->model, "Quantum Atlas III QM39100TD-SW");
-	ck_assert(d->ops->submit != NULL && d->ops->reap != NULL);
+	ck_assert(hd_dev_can_queue(d));
 	buf = hd_buf_alloc(d, K4);
 	ck_assert_int_eq(hd_dev_timed(d, HD_OP_READ, buf, K4, 0, &lat), 0);
 	/* The first access from cylinder 0: no seek, at most one revolution. */
 	ck_assert(lat > 0 && lat < 8400000 + 1000000);
-	d->ops->idle_ns(d, 5000000);
-	ck_assert_int_eq(d->ops->now_ns(d), lat + 5000000);
+	hd_dev_idle(d, 5000000);
+	ck_assert_int_eq(hd_dev_now(d), lat + 5000000);
 	hd_buf_free(buf, K4);
 	hd_dev_close(d);
 
