@@ -77,11 +77,11 @@ struct hd_dev {
 
 /*
  * Open "PATH" (block device or regular file) or "sim:NAME" / "sim:FILE.drive".
- * Returns 0 or -errno; on failure *errmsg (if not NULL) points to a static
- * string naming the failing call ("open", "BLKGETSIZE64", ...), to be shown
- * as "CALL PATH: strerror".
+ * Returns 0 or -errno; on failure err holds the whole message to show,
+ * naming the target and what failed: "open /dev/sdb: Permission denied",
+ * "/tmp/f: backs /dev/loop3; refusing to write", "x.drive:12: reason".
  */
-int hd_dev_open(struct hd_dev **out, const char *spec, int flags, const char **errcall);
+int hd_dev_open(struct hd_dev **out, const char *spec, int flags, char *err, size_t errlen);
 void hd_dev_close(struct hd_dev *d);
 
 /* Buffer alignment for this device: max(4096, physical sector). */
@@ -116,20 +116,12 @@ const char *hd_dev_kind_name(enum hd_dev_kind k);
 const char *hd_op_name(enum hd_op op);
 
 /*
- * Backend constructors, called by hd_dev_open() after it has recognised the
- * spec.  Each fills a freshly allocated struct hd_dev (path already set).
+ * Backend constructors, called by hd_dev_open() for the specs they own
+ * (its table of backends).  Each fills a freshly allocated struct hd_dev
+ * (d->path already set to the whole spec; spec is what follows the
+ * backend's prefix) and answers as hd_dev_open() does.
  */
-int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall);
-int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errcall);
-/*
- * When hd_sim_open() fails with *errcall set to "sim", the whole message
- * to show ("FILE:LINE: reason", "sim:foo: unknown preset ...").
- */
-const char *hd_sim_last_error(void);
-/*
- * When hd_blk_open() fails with *errcall set to "refused", why the target
- * may not be written: "backs /dev/loop3", "read-only device", ...
- */
-const char *hd_blk_refusal(void);
+int hd_blk_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen);
+int hd_sim_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen);
 
 #endif

@@ -27,15 +27,10 @@ struct blk {
 	int held;		/* a regular file held with hd_guard_hold() */
 };
 
-/* Why the last open for writing was refused (hd_blk_refusal). */
-static char refusal[160];
+/* The room for why an open for writing was refused: "backs /dev/loop3", ... */
+#define REFUSAL_LEN 160
 
-const char *hd_blk_refusal(void)
-{
-	return refusal;
-}
-
-/* Refuse the open: *errcall "refused" tells the caller to show hd_blk_refusal(). */
+/* Refuse the open: *errcall "refused" tells hd_blk_open() to show the refusal. */
 static int refuse(const char **errcall, int rc)
 {
 	*errcall = "refused";
@@ -150,7 +145,8 @@ static int blk_open_fd(struct hd_dev *d, const char *path, const struct stat *st
 }
 
 /* A block device's size and sectors from the kernel; a read-only one is refused for writing. */
-static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int flags, const char **errcall)
+static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int flags, const char **errcall,
+			char *refusal)
 {
 	uint64_t size;
 	int lss = 0, ro = 0;
@@ -172,7 +168,7 @@ static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int fla
 	if ((flags & HD_OPEN_WRITE) && ioctl(fd, BLKROGET, &ro) < 0)
 		return -errno;
 	if (ro) {
-		snprintf(refusal, sizeof(refusal), "read-only device");
+		snprintf(refusal, REFUSAL_LEN, "read-only device");
 		return refuse(errcall, -EROFS);
 	}
 	*errcall = "open";
@@ -207,7 +203,8 @@ static int file_geometry(struct hd_dev *d, const struct stat *st)
 	return 0;
 }
 
-int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall)
+/* The open itself: 0 or -errno with *errcall naming the call, or "refused" with the reason in refusal. */
+static int blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall, char *refusal)
 {
 	struct stat st;
 	struct blk *b;
@@ -225,19 +222,19 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	}
 	/* Before our own descriptor for writing exists: it would count as a writer too. */
 	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
-		rc = hd_guard_check(path, &st, refusal, sizeof(refusal));
+		rc = hd_guard_check(path, &st, refusal, REFUSAL_LEN);
 		if (rc)
 			return refuse(errcall, rc);
 	}
 	fd = blk_open_fd(d, path, &st, flags);
 	if (fd < 0) {
 		if (fd == -EROFS && (flags & HD_OPEN_WRITE)) {
-			snprintf(refusal, sizeof(refusal), "%s",
+			snprintf(refusal, REFUSAL_LEN, "%s",
 				 S_ISBLK(st.st_mode) ? "read-only device" : "on a read-only file system");
 			return refuse(errcall, fd);
 		}
 		if (fd == -EWOULDBLOCK) {
-			snprintf(refusal, sizeof(refusal), "held under a lease by another process");
+			snprintf(refusal, REFUSAL_LEN, "held under a lease by another process");
 			return refuse(errcall, -EBUSY);
 		}
 		return fd;
@@ -250,7 +247,7 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	b->fd = fd;
 	d->priv = b;
 	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
-		rc = hd_guard_hold(fd, refusal, sizeof(refusal));
+		rc = hd_guard_hold(fd, refusal, REFUSAL_LEN);
 		if (rc) {
 			blk_close(d);
 			d->priv = NULL;
@@ -261,10 +258,29 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	d->ops = &blk_ops;
 	d->writable = !!(flags & HD_OPEN_WRITE);
 	d->sync = d->writable && (flags & HD_OPEN_SYNC);
-	rc = S_ISBLK(st.st_mode) ? blk_geometry(d, fd, &st, flags, errcall) : file_geometry(d, &st);
+	rc = S_ISBLK(st.st_mode) ? blk_geometry(d, fd, &st, flags, errcall, refusal) : file_geometry(d, &st);
 	if (rc) {
 		blk_close(d);
 		d->priv = NULL;
 	}
+	return rc;
+}
+
+int hd_blk_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen)
+{
+	char refusal[REFUSAL_LEN] = "";
+	const char *call = "open";
+	int rc = blk_open(d, spec, flags, &call, refusal);
+
+	if (rc == 0)
+		return 0;
+	if (strcmp(call, "refused") == 0)
+		snprintf(err, errlen, "%s: %s; refusing to write", spec, refusal);
+	else if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
+		snprintf(err, errlen, "%s: device is busy (mounted or in use); refusing to write", spec);
+	else if (rc == -ENOTSUP)
+		snprintf(err, errlen, "%s: not a block device or regular file", spec);
+	else
+		snprintf(err, errlen, "%s %s: %s", call, spec, strerror(-rc));
 	return rc;
 }

@@ -4,30 +4,52 @@
  * only move bytes; everything that must hold for every backend lives here.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "hddscope/dev.h"
 
-int hd_dev_open(struct hd_dev **out, const char *spec, int flags, const char **errcall)
+/*
+ * The backends by the specs they own, tried in order: a prefix names a
+ * backend, and what has none is a path (fio's ioengines, by name).
+ */
+static const struct hd_backend {
+	const char *prefix;
+	int (*open)(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen);
+} backends[] = {
+	{ "sim:", hd_sim_open },
+	{ "", hd_blk_open },
+};
+
+static const struct hd_backend *backend_of(const char *spec)
 {
+	const struct hd_backend *b = backends;
+
+	/* The last entry's empty prefix matches every spec. */
+	while (strncmp(spec, b->prefix, strlen(b->prefix)) != 0)
+		b++;
+	return b;
+}
+
+int hd_dev_open(struct hd_dev **out, const char *spec, int flags, char *err, size_t errlen)
+{
+	const struct hd_backend *b = backend_of(spec);
 	struct hd_dev *d = calloc(1, sizeof(*d));
 	int rc;
 
-	*errcall = "open";
-	if (!d)
-		return -ENOMEM;
-	d->path = strdup(spec);
-	if (!d->path) {
+	if (d && !(d->path = strdup(spec))) {
 		free(d);
+		d = NULL;
+	}
+	if (!d) {
+		snprintf(err, errlen, "open %s: %s", spec, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	d->rotational = -1;
-	if (strncmp(spec, "sim:", 4) == 0)
-		rc = hd_sim_open(d, spec + 4, flags, errcall);
-	else
-		rc = hd_blk_open(d, spec, flags, errcall);
+	err[0] = '\0';
+	rc = b->open(d, spec + strlen(b->prefix), flags, err, errlen);
 	if (rc) {
 		free(d->path);
 		free(d);

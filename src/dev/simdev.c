@@ -18,13 +18,6 @@
 /* The logical sector the backend shows. */
 #define BLK 512u
 
-static _Thread_local char last_error[512];
-
-const char *hd_sim_last_error(void)
-{
-	return last_error;
-}
-
 struct simdev {
 	struct hd_sim_model *m;
 	struct hd_sim *s;
@@ -123,7 +116,7 @@ static const struct hd_dev_ops sim_ops = {
  * spec: "NAME" or "PATH.drive", optionally followed by ",seed=N" (default
  * seed 1), which seeds seek jitter and write retries.
  */
-int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errcall)
+int hd_sim_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen)
 {
 	struct simdev *sd;
 	char name[4096];
@@ -131,37 +124,35 @@ int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errc
 	uint64_t seed = 1;
 	int rc;
 
-	last_error[0] = '\0';
 	if (comma && strncmp(comma, ",seed=", 6) == 0) {
 		if (hd_parse_u64(comma + 6, &seed)) {
-			snprintf(last_error, sizeof(last_error), "sim:%s: bad seed '%s'", spec, comma + 6);
-			*errcall = "sim";
+			snprintf(err, errlen, "sim:%s: bad seed '%s'", spec, comma + 6);
 			return -EINVAL;
 		}
 	} else {
 		comma = spec + strlen(spec);
 	}
 	if ((size_t)(comma - spec) >= sizeof(name)) {
-		*errcall = "open";
+		snprintf(err, errlen, "open %s: %s", d->path, strerror(ENAMETOOLONG));
 		return -ENAMETOOLONG;
 	}
 	memcpy(name, spec, comma - spec);
 	name[comma - spec] = '\0';
 	sd = calloc(1, sizeof(*sd));
 	if (!sd) {
-		*errcall = "malloc";
+		snprintf(err, errlen, "malloc %s: %s", d->path, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	rc = hd_sim_model_load(name, &sd->m, last_error, sizeof(last_error));
+	/* The model's own message says it all: "FILE:LINE: reason", "unknown preset ...". */
+	rc = hd_sim_model_load(name, &sd->m, err, errlen);
 	if (rc) {
 		free(sd);
-		*errcall = "sim";	/* the whole story is in hd_sim_last_error() */
 		return rc;
 	}
 	if ((rc = hd_sim_new(&sd->s, sd->m, seed))) {
 		hd_sim_model_free(sd->m);
 		free(sd);
-		*errcall = "malloc";
+		snprintf(err, errlen, "malloc %s: %s", d->path, strerror(-rc));
 		return rc;
 	}
 	d->ops = &sim_ops;

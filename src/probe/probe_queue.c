@@ -319,6 +319,7 @@ static void client_main(struct queue_run *q, unsigned client, pid_t parent, int 
 	struct hd_dev *d = NULL;
 	struct hd_rng rng;
 	const char *call = "open";
+	char err[512];
 	void *buf = NULL;
 	uint64_t n = 0;
 	int consec = 0, rc;
@@ -328,7 +329,7 @@ static void client_main(struct queue_run *q, unsigned client, pid_t parent, int 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	rc = hd_dev_open(&d, q->dev->path, 0, &call);
+	rc = hd_dev_open(&d, q->dev->path, 0, err, sizeof(err));
 	if (rc == 0 && !(buf = hd_buf_alloc(d, o->block))) {
 		call = "malloc";
 		rc = -ENOMEM;

@@ -33,7 +33,7 @@ static double cpu_s(void)
 int main(int argc, char **argv)
 {
 	char spec[160];
-	const char *call = "open";
+	char err[512];
 	struct hd_dev *d;
 	struct hd_rng rng;
 	uint64_t reads = 2000000, span = 0, units, sum = 0, fails = 0;
@@ -48,12 +48,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_simspeed [PRESET [READS [SPAN]]]\n");
 		return 1;
 	}
-	rc = hd_dev_open(&d, spec, 0, &call);
+	rc = hd_dev_open(&d, spec, 0, err, sizeof(err));
 	if (rc) {
-		if (strcmp(call, "sim") == 0)
-			fprintf(stderr, "bench_simspeed: %s\n", hd_sim_last_error());
-		else
-			fprintf(stderr, "bench_simspeed: %s %s: %s\n", call, spec, strerror(-rc));
+		fprintf(stderr, "bench_simspeed: %s\n", err);
 		return 2;
 	}
 	if (span == 0 || span > d->size)

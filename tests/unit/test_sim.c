@@ -582,11 +582,11 @@ END_TEST
 START_TEST(test_dev_backend)
 {
 	struct hd_dev *d;
-	const char *call = NULL;
+	char err[512];
 	void *buf;
 	int64_t lat;
 
-	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=7", 0, &call), 0);
+	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=7", 0, err, sizeof(err)), 0);
 	ck_assert_int_eq(d->kind, HD_DEV_SIM);
 	ck_assert_uint_eq(d->size, 17926000ULL * 512);
 	ck_assert_uint_eq(d->logical_sector, 512);
@@ -605,18 +605,18 @@ START_TEST(test_dev_backend)
 	hd_buf_free(buf, K4);
 	hd_dev_close(d);
 
-	ck_assert_int_eq(hd_dev_open(&d, "sim:st2000dm001", HD_OPEN_WRITE, &call), 0);
+	ck_assert_int_eq(hd_dev_open(&d, "sim:st2000dm001", HD_OPEN_WRITE, err, sizeof(err)), 0);
 	ck_assert_uint_eq(d->physical_sector, 4096);
 	ck_assert_uint_eq(d->logical_sector, 512);
 	ck_assert_int_eq(d->writable, 1);
 	hd_dev_close(d);
 
-	ck_assert_int_lt(hd_dev_open(&d, "sim:nosuch", 0, &call), 0);
-	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "unknown preset 'nosuch'"));
-	ck_assert_int_eq(hd_dev_open(&d, "sim:/nonexistent/a.drive", 0, &call), -ENOENT);
-	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "/nonexistent/a.drive"));
-	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=x", 0, &call), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "bad seed"));
+	ck_assert_int_lt(hd_dev_open(&d, "sim:nosuch", 0, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "unknown preset 'nosuch'"));
+	ck_assert_int_eq(hd_dev_open(&d, "sim:/nonexistent/a.drive", 0, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/a.drive"));
+	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=x", 0, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "bad seed"));
 }
 END_TEST
 
