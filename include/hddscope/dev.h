@@ -41,10 +41,15 @@ enum hd_dev_kind {
  *  submit/reap (optional, NULL when unsupported): queue a request; reap
  *    waits for the next completion, in completion order, fills it in and
  *    returns 0, or -EAGAIN when nothing is outstanding.
- *  identify (optional): what the drive says of itself, where the backend
- *    knows more than sysfs and ATA IDENTIFY would tell (a simulated drive).
- *  set_write_cache (optional): turn the drive's write cache on or off;
- *    0 or -errno.  Block devices do this through sysfs instead.
+ *  identify (optional): what the drive says of itself, into an identity
+ *    already initialised (hd_identity_init); ask_drive 0 when saved SMART
+ *    data will stand in for the drive's own (no ATA command is sent).
+ *  set_write_cache (optional): turn the drive's write cache on (1) or off
+ *    (0) for a run, remembering the setting before; 0, or -errno with the
+ *    whole message in err (-ENOTSUP where it cannot be switched).
+ *  restore_write_cache (optional with set_write_cache): put back what
+ *    set_write_cache changed, once; 0 when nothing was changed, else 0 or
+ *    -errno with the whole message in err.
  */
 struct hd_dev_ops {
 	const char *name;
@@ -55,8 +60,9 @@ struct hd_dev_ops {
 	void (*close)(struct hd_dev *d);
 	int (*submit)(struct hd_dev *d, struct hd_req *r);
 	int (*reap)(struct hd_dev *d, struct hd_req *r);
-	void (*identify)(struct hd_dev *d, struct hd_identity *id);
-	int (*set_write_cache)(struct hd_dev *d, int on);
+	void (*identify)(struct hd_dev *d, struct hd_identity *id, int ask_drive);
+	int (*set_write_cache)(struct hd_dev *d, int on, char *err, size_t errlen);
+	int (*restore_write_cache)(struct hd_dev *d, char *err, size_t errlen);
 };
 
 struct hd_dev {
@@ -111,6 +117,12 @@ int hd_dev_can_queue(const struct hd_dev *d);
 /* The queued interface (see struct hd_dev_ops); -ENOTSUP where there is no queue. */
 int hd_dev_submit(struct hd_dev *d, struct hd_req *r);
 int hd_dev_reap(struct hd_dev *d, struct hd_req *r);
+
+/* What the backend knows of the drive (see the identify hook); nothing where it knows nothing. */
+void hd_dev_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive);
+/* The write cache hooks; -ENOTSUP with a message where the backend cannot switch it. */
+int hd_dev_set_write_cache(struct hd_dev *d, int on, char *err, size_t errlen);
+int hd_dev_restore_write_cache(struct hd_dev *d, char *err, size_t errlen);
 
 const char *hd_dev_kind_name(enum hd_dev_kind k);
 const char *hd_op_name(enum hd_op op);

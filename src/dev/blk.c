@@ -18,6 +18,7 @@
 
 #include "hddscope/dev.h"
 #include "hddscope/fileguard.h"
+#include "hddscope/identity.h"
 #include "hddscope/msg.h"
 #include "hddscope/sysfs.h"
 #include "hddscope/util.h"
@@ -25,6 +26,9 @@
 struct blk {
 	int fd;
 	int held;		/* a regular file held with hd_guard_hold() */
+	int wc_changed;		/* cache_type was written: wc_saved goes back */
+	char wc_path[512];	/* the disk's cache_type attribute */
+	char wc_saved[64];	/* its value before the run */
 };
 
 /* The room for why an open for writing was refused: "backs /dev/loop3", ... */
@@ -90,6 +94,94 @@ static void blk_idle(struct hd_dev *d, int64_t ns)
 		;
 }
 
+/* A regular file: nothing beyond the reason; a block device: sysfs, and the drive when asked. */
+static void blk_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive)
+{
+	if (d->kind == HD_DEV_FILE)
+		snprintf(id->smart_reason, sizeof(id->smart_reason), "regular file");
+	else
+		hd_identity_of_disk(d->path, id, ask_drive);
+}
+
+static int cache_type_wants(const char *cur, int want)
+{
+	return (strstr(cur, "write back") != NULL) == want;
+}
+
+static int blk_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
+{
+	struct blk *b = d->priv;
+	int rc;
+
+	if (!b->wc_changed)
+		return 0;
+	b->wc_changed = 0;
+	rc = hd_sysfs_write(b->wc_path, b->wc_saved);
+	if (rc)
+		snprintf(err, errlen, "write %s: %s; the write cache was left changed, it was '%s'", b->wc_path,
+			 strerror(-rc), b->wc_saved);
+	return rc;
+}
+
+/* The cache_type attribute of a SCSI or SATA disk, or why there is none; 0 or -errno with a message. */
+static int blk_cache_type(struct hd_dev *d, char *cur, size_t len, char *err, size_t errlen)
+{
+	struct blk *b = d->priv;
+	struct stat st;
+	int rc;
+
+	if (d->kind != HD_DEV_BLOCK || stat(d->path, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s: a regular file has no write cache of its own; --write-cache needs a disk "
+			 "or a simulated drive", d->path);
+		return -ENOTSUP;
+	}
+	if (!hd_sysfs_cache_type_path(st.st_rdev, b->wc_path, sizeof(b->wc_path))) {
+		snprintf(err, errlen, "%s: the kernel exposes no cache_type for this device (not a SCSI or SATA "
+			 "disk), so its write cache cannot be set", d->path);
+		return -ENOTSUP;
+	}
+	rc = hd_sysfs_read(b->wc_path, cur, len);
+	if (rc)
+		snprintf(err, errlen, "read %s: %s", b->wc_path, strerror(-rc));
+	return rc;
+}
+
+static int blk_set_write_cache(struct hd_dev *d, int want, char *err, size_t errlen)
+{
+	struct blk *b = d->priv;
+	char cur[64], val[64];
+	int rc;
+
+	rc = blk_cache_type(d, cur, sizeof(cur), err, errlen);
+	if (rc)
+		return rc;
+	/* Switched twice before a restore: the setting before the first is the one to put back. */
+	if (!b->wc_changed)
+		snprintf(b->wc_saved, sizeof(b->wc_saved), "%s", cur);
+	if (cache_type_wants(cur, want))
+		return 0;
+	/* Keep the read cache part of the setting as it was. */
+	snprintf(val, sizeof(val), "%s%s", want ? "write back" : "write through",
+		 strstr(cur, "no read") ? ", no read (daft)" : "");
+	rc = hd_sysfs_write(b->wc_path, val);
+	if (rc) {
+		snprintf(err, errlen, "write %s: %s; cannot turn the write cache of %s %s", b->wc_path, strerror(-rc),
+			 d->path, want ? "on" : "off");
+		return rc;
+	}
+	b->wc_changed = 1;
+	/* The kernel may accept the write and the drive refuse the mode page: check. */
+	rc = hd_sysfs_read(b->wc_path, cur, sizeof(cur));
+	if (rc || !cache_type_wants(cur, want)) {
+		char e2[160];
+		blk_restore_write_cache(d, e2, sizeof(e2));
+		snprintf(err, errlen, "%s: the drive did not take write cache %s (cache_type reads '%s')", d->path,
+			 want ? "on" : "off", rc ? "?" : cur);
+		return -EIO;
+	}
+	return 0;
+}
+
 static void blk_close(struct hd_dev *d)
 {
 	struct blk *b = d->priv;
@@ -109,6 +201,9 @@ static const struct hd_dev_ops blk_ops = {
 	.now_ns = blk_now,
 	.idle_ns = blk_idle,
 	.close = blk_close,
+	.identify = blk_identify,
+	.set_write_cache = blk_set_write_cache,
+	.restore_write_cache = blk_restore_write_cache,
 };
 
 /* The descriptor of the run: a descriptor or -errno; d->direct says whether O_DIRECT is in effect. */

@@ -168,6 +168,26 @@ int hd_dev_reap(struct hd_dev *d, struct hd_req *r)
 	return hd_dev_can_queue(d) ? d->ops->reap(d, r) : -ENOTSUP;
 }
 
+void hd_dev_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive)
+{
+	if (d->ops->identify)
+		d->ops->identify(d, id, ask_drive);
+}
+
+int hd_dev_set_write_cache(struct hd_dev *d, int on, char *err, size_t errlen)
+{
+	if (!d->ops->set_write_cache) {
+		snprintf(err, errlen, "%s: this device cannot switch its write cache", d->path);
+		return -ENOTSUP;
+	}
+	return d->ops->set_write_cache(d, on, err, errlen);
+}
+
+int hd_dev_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
+{
+	return d->ops->restore_write_cache ? d->ops->restore_write_cache(d, err, errlen) : 0;
+}
+
 const char *hd_dev_kind_name(enum hd_dev_kind k)
 {
 	switch (k) {

@@ -361,38 +361,38 @@ static void from_sysfs(dev_t rdev, struct hd_identity *id)
 		id->read_lookahead = 0;
 }
 
-int hd_identity_of(struct hd_dev *d, const char *blob_path, struct hd_identity *id, char *err, size_t errlen)
+void hd_identity_of_disk(const char *path, struct hd_identity *id, int ask_drive)
 {
 	struct stat st;
+	SkDisk *sk;
 
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return;
+	from_sysfs(st.st_rdev, id);
+	snprintf(id->source, sizeof(id->source), "sysfs");
+	if (!ask_drive)
+		return;
+	if (sk_disk_open(path, &sk) < 0) {
+		snprintf(id->smart_reason, sizeof(id->smart_reason), "not an ATA disk: %s", strerror(errno));
+	} else {
+		SkBool avail = 0;
+		if (sk_disk_identify_is_available(sk, &avail) < 0 || !avail) {
+			snprintf(id->smart_reason, sizeof(id->smart_reason), "no ATA IDENTIFY data");
+		} else {
+			sk_disk_smart_read_data(sk);
+			from_skdisk(sk, id);
+			snprintf(id->source, sizeof(id->source), "ATA IDENTIFY");
+		}
+		sk_disk_free(sk);
+	}
+}
+
+int hd_identity_of(struct hd_dev *d, const char *blob_path, struct hd_identity *id, char *err, size_t errlen)
+{
 	hd_identity_init(id);
 	id->rotational = d->rotational;
-	if (d->ops && d->ops->identify) {
-		d->ops->identify(d, id);
-	} else if (d->kind == HD_DEV_FILE) {
-		snprintf(id->smart_reason, sizeof(id->smart_reason), "regular file");
-	} else if (stat(d->path, &st) == 0 && S_ISBLK(st.st_mode)) {
-		SkDisk *sk;
-
-		from_sysfs(st.st_rdev, id);
-		snprintf(id->source, sizeof(id->source), "sysfs");
-		if (!blob_path) {
-			if (sk_disk_open(d->path, &sk) < 0) {
-				snprintf(id->smart_reason, sizeof(id->smart_reason), "not an ATA disk: %s",
-					 strerror(errno));
-			} else {
-				SkBool avail = 0;
-				if (sk_disk_identify_is_available(sk, &avail) < 0 || !avail) {
-					snprintf(id->smart_reason, sizeof(id->smart_reason), "no ATA IDENTIFY data");
-				} else {
-					sk_disk_smart_read_data(sk);
-					from_skdisk(sk, id);
-					snprintf(id->source, sizeof(id->source), "ATA IDENTIFY");
-				}
-				sk_disk_free(sk);
-			}
-		}
-	}
+	/* The backend answers for its drive; saved SMART data stands in for asking the drive itself. */
+	hd_dev_identify(d, id, !blob_path);
 	if (blob_path) {
 		int rc = hd_identity_from_blob_file(blob_path, id, err, errlen);
 		if (rc)

@@ -21,6 +21,8 @@
 struct simdev {
 	struct hd_sim_model *m;
 	struct hd_sim *s;
+	int wc_changed;		/* the write cache was switched: wc_was goes back */
+	int wc_was;
 };
 
 static struct hd_sim *sim_of(struct hd_dev *d)
@@ -72,10 +74,11 @@ static int sim_reap(struct hd_dev *d, struct hd_req *r)
 }
 
 /* A simulated drive reports its model: name, rpm, caches, queue, marked simulated. */
-static void sim_identify(struct hd_dev *d, struct hd_identity *id)
+static void sim_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive)
 {
 	const struct hd_sim_model *m = ((struct simdev *)d->priv)->m;
 
+	(void)ask_drive;
 	id->simulated = 1;
 	snprintf(id->source, sizeof(id->source), "simulated drive model");
 	snprintf(id->model, sizeof(id->model), "%.*s", (int)sizeof(id->model) - 1, m->name);
@@ -94,9 +97,38 @@ static void sim_identify(struct hd_dev *d, struct hd_identity *id)
 }
 
 /* The engine switches the cache as a drive does on SET FEATURES. */
-static int sim_set_write_cache(struct hd_dev *d, int on)
+static int sim_set_write_cache(struct hd_dev *d, int on, char *err, size_t errlen)
 {
-	return hd_sim_set_write_cache(sim_of(d), on);
+	struct simdev *sd = d->priv;
+	int was = hd_sim_write_cache(sd->s), rc;
+
+	if (was == on)
+		return 0;
+	rc = hd_sim_set_write_cache(sd->s, on);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot turn the write cache %s: %s", d->path, on ? "on" : "off",
+			 strerror(-rc));
+		return rc;
+	}
+	/* Switched twice before a restore: the setting before the first is the one to put back. */
+	if (!sd->wc_changed)
+		sd->wc_was = was;
+	sd->wc_changed = 1;
+	return 0;
+}
+
+static int sim_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
+{
+	struct simdev *sd = d->priv;
+	int rc;
+
+	if (!sd->wc_changed)
+		return 0;
+	sd->wc_changed = 0;
+	rc = hd_sim_set_write_cache(sd->s, sd->wc_was);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot restore the write cache: %s", d->path, strerror(-rc));
+	return rc;
 }
 
 static const struct hd_dev_ops sim_ops = {
@@ -110,6 +142,7 @@ static const struct hd_dev_ops sim_ops = {
 	.reap = sim_reap,
 	.identify = sim_identify,
 	.set_write_cache = sim_set_write_cache,
+	.restore_write_cache = sim_restore_write_cache,
 };
 
 /*
