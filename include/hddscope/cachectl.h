@@ -1,7 +1,9 @@
 /*
- * Setting a drive's write cache for a run and putting it back afterwards:
- * through sysfs cache_type for a SCSI/SATA disk, through the backend for a
- * simulated drive.  Where it cannot be changed the run must not start.
+ * Setting a drive's write cache for a run and putting it back afterwards.
+ * The backend does the switching and remembers what was there (its
+ * set_write_cache and restore_write_cache hooks: sysfs cache_type for a
+ * SCSI/SATA disk, the model for a simulated drive).  Where it cannot be
+ * changed the run must not start.
  */
 #ifndef HDDSCOPE_CACHECTL_H
 #define HDDSCOPE_CACHECTL_H
@@ -12,10 +14,7 @@
 
 struct hd_cachectl {
 	struct hd_dev *dev;
-	int changed;		/* something to restore */
-	int sim_was;		/* simulated drive: the setting before */
-	char path[512];		/* block device: the cache_type attribute */
-	char saved[64];		/* its value before */
+	int changed;		/* the backend was asked to switch: something may need restoring */
 };
 
 /* want: -1 keep (nothing is touched), 0 off, 1 on.  0 or -errno with a message in err. */

@@ -18,4 +18,15 @@ int hd_cmd_plot(int argc, char **argv);
 int hd_cmd_sim(int argc, char **argv);
 int hd_cmd_replay(int argc, char **argv);
 
+struct hd_json;
+struct hd_dev;
+struct hd_identity;
+/*
+ * The device and everything known of it as a JSON object (member key, or
+ * a value where key is NULL): kind, sizes, identity, cache, queue, SMART
+ * (with the attribute table when attrs).
+ */
+void hd_identity_json(struct hd_json *j, const char *key, const struct hd_dev *d, const struct hd_identity *id,
+		      int attrs);
+
 #endif

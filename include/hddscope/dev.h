@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hddscope/ioreq.h"
+
 struct hd_dev;
 struct hd_identity;
 
@@ -18,33 +20,12 @@ enum hd_dev_kind {
 	HD_DEV_SIM,
 };
 
-enum hd_op {
-	HD_OP_READ,
-	HD_OP_WRITE,
-};
-
 /* The target when a command is given no DEVICE. */
 #define HD_DEFAULT_TARGET "sim:atlas3"
 
 /* Flags for hd_dev_open(). */
 #define HD_OPEN_WRITE 0x1	/* open for writing (O_EXCL on block devices) */
 #define HD_OPEN_SYNC 0x2	/* a write completes only once it is on the media (O_DSYNC: FUA or a flush) */
-
-/*
- * A request of the optional asynchronous interface (submit/reap), used by
- * backends that can hold several outstanding requests from several clients
- * at once (the simulated drive's command queue).
- */
-struct hd_req {
-	uint64_t tag;		/* caller's cookie, returned by reap */
-	enum hd_op op;
-	uint64_t off;
-	size_t len;
-	void *buf;
-	int64_t submit_ns;	/* filled by submit: the backend clock at arrival */
-	int64_t done_ns;	/* filled by reap: the backend clock at completion */
-	int result;		/* filled by reap: 0 or -errno */
-};
 
 /*
  * The ops table.  Every hook returns 0 or -errno and never prints.
@@ -60,10 +41,15 @@ struct hd_req {
  *  submit/reap (optional, NULL when unsupported): queue a request; reap
  *    waits for the next completion, in completion order, fills it in and
  *    returns 0, or -EAGAIN when nothing is outstanding.
- *  identify (optional): what the drive says of itself, where the backend
- *    knows more than sysfs and ATA IDENTIFY would tell (a simulated drive).
- *  set_write_cache (optional): turn the drive's write cache on or off;
- *    0 or -errno.  Block devices do this through sysfs instead.
+ *  identify (optional): what the drive says of itself, into an identity
+ *    already initialised (hd_identity_init); ask_drive 0 when saved SMART
+ *    data will stand in for the drive's own (no ATA command is sent).
+ *  set_write_cache (optional): turn the drive's write cache on (1) or off
+ *    (0) for a run, remembering the setting before; 0, or -errno with the
+ *    whole message in err (-ENOTSUP where it cannot be switched).
+ *  restore_write_cache (optional with set_write_cache): put back what
+ *    set_write_cache changed, once; 0 when nothing was changed, else 0 or
+ *    -errno with the whole message in err.
  */
 struct hd_dev_ops {
 	const char *name;
@@ -74,8 +60,9 @@ struct hd_dev_ops {
 	void (*close)(struct hd_dev *d);
 	int (*submit)(struct hd_dev *d, struct hd_req *r);
 	int (*reap)(struct hd_dev *d, struct hd_req *r);
-	void (*identify)(struct hd_dev *d, struct hd_identity *id);
-	int (*set_write_cache)(struct hd_dev *d, int on);
+	void (*identify)(struct hd_dev *d, struct hd_identity *id, int ask_drive);
+	int (*set_write_cache)(struct hd_dev *d, int on, char *err, size_t errlen);
+	int (*restore_write_cache)(struct hd_dev *d, char *err, size_t errlen);
 };
 
 struct hd_dev {
@@ -96,11 +83,11 @@ struct hd_dev {
 
 /*
  * Open "PATH" (block device or regular file) or "sim:NAME" / "sim:FILE.drive".
- * Returns 0 or -errno; on failure *errmsg (if not NULL) points to a static
- * string naming the failing call ("open", "BLKGETSIZE64", ...), to be shown
- * as "CALL PATH: strerror".
+ * Returns 0 or -errno; on failure err holds the whole message to show,
+ * naming the target and what failed: "open /dev/sdb: Permission denied",
+ * "/tmp/f: backs /dev/loop3; refusing to write", "x.drive:12: reason".
  */
-int hd_dev_open(struct hd_dev **out, const char *spec, int flags, const char **errcall);
+int hd_dev_open(struct hd_dev **out, const char *spec, int flags, char *err, size_t errlen);
 void hd_dev_close(struct hd_dev *d);
 
 /* Buffer alignment for this device: max(4096, physical sector). */
@@ -120,24 +107,33 @@ int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_
 /* Untimed access with the same checks. */
 int hd_dev_io(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off);
 
+/* The backend's clock in nanoseconds (the virtual clock on a simulated drive). */
+int64_t hd_dev_now(struct hd_dev *d);
+/* Let ns nanoseconds pass without I/O; nothing happens for ns <= 0 on any backend. */
+void hd_dev_idle(struct hd_dev *d, int64_t ns);
+
+/* 1 when the backend holds a queue of its own (submit/reap), else 0. */
+int hd_dev_can_queue(const struct hd_dev *d);
+/* The queued interface (see struct hd_dev_ops); -ENOTSUP where there is no queue. */
+int hd_dev_submit(struct hd_dev *d, struct hd_req *r);
+int hd_dev_reap(struct hd_dev *d, struct hd_req *r);
+
+/* What the backend knows of the drive (see the identify hook); nothing where it knows nothing. */
+void hd_dev_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive);
+/* The write cache hooks; -ENOTSUP with a message where the backend cannot switch it. */
+int hd_dev_set_write_cache(struct hd_dev *d, int on, char *err, size_t errlen);
+int hd_dev_restore_write_cache(struct hd_dev *d, char *err, size_t errlen);
+
 const char *hd_dev_kind_name(enum hd_dev_kind k);
 const char *hd_op_name(enum hd_op op);
 
 /*
- * Backend constructors, called by hd_dev_open() after it has recognised the
- * spec.  Each fills a freshly allocated struct hd_dev (path already set).
+ * Backend constructors, called by hd_dev_open() for the specs they own
+ * (its table of backends).  Each fills a freshly allocated struct hd_dev
+ * (d->path already set to the whole spec; spec is what follows the
+ * backend's prefix) and answers as hd_dev_open() does.
  */
-int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall);
-int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errcall);
-/*
- * When hd_sim_open() fails with *errcall set to "sim", the whole message
- * to show ("FILE:LINE: reason", "sim:foo: unknown preset ...").
- */
-const char *hd_sim_last_error(void);
-/*
- * When hd_blk_open() fails with *errcall set to "refused", why the target
- * may not be written: "backs /dev/loop3", "read-only device", ...
- */
-const char *hd_blk_refusal(void);
+int hd_blk_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen);
+int hd_sim_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen);
 
 #endif

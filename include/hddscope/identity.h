@@ -79,17 +79,15 @@ int hd_identity_from_blob(const void *blob, size_t len, struct hd_identity *id, 
  */
 int hd_identity_of(struct hd_dev *d, const char *blob_path, struct hd_identity *id, char *err, size_t errlen);
 
+/*
+ * What sysfs says of the block device at path and, with ask_drive, what
+ * the drive itself says (ATA IDENTIFY and SMART through libatasmart);
+ * nothing when path is not a block device.  The block backend's identify.
+ */
+void hd_identity_of_disk(const char *path, struct hd_identity *id, int ask_drive);
+
 /* Save the device's SMART data as a blob (hddscope smart-save). */
 int hd_smart_save(const char *device, const char *path, char *err, size_t errlen);
-
-struct hd_json;
-/*
- * The device and everything known of it as a JSON object (member key, or
- * a value where key is NULL): kind, sizes, identity, cache, queue, SMART
- * (with the attribute table when attrs).
- */
-void hd_identity_json(struct hd_json *j, const char *key, const struct hd_dev *d, const struct hd_identity *id,
-		      int attrs);
 
 /* "on", "off" or "unknown" for a -1/0/1 flag. */
 const char *hd_onoff(int v);

@@ -12,6 +12,7 @@
 
 #include "hddscope/datafile.h"
 #include "hddscope/dev.h"
+#include "hddscope/msg.h"
 #include "hddscope/util.h"
 
 /* A run stops after this many failed accesses in a row. */
@@ -26,11 +27,9 @@ enum hd_class {
 const char *hd_class_name(enum hd_class c);
 
 /*
- * The signal that interrupted the run (HUP, INT, QUIT or TERM; SIGIO when
- * another process opened a regular file being written), 0 while none has
- * arrived.  Probes stop after the access in flight.
+ * Set hd_interrupted (msg.h) on HUP, INT, QUIT or TERM.  Probes stop after
+ * the access in flight.
  */
-extern volatile sig_atomic_t hd_interrupted;
 void hd_install_signals(void);
 
 struct hd_run {

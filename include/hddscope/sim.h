@@ -5,7 +5,7 @@
  * access on a virtual clock, and trace replay against that engine.
  *
  * Units: LBAs and sector numbers count the model's sectors (sector_bytes
- * each); the device interface (hd_sim_open) exposes 512-byte logical
+ * each); the device backend (src/dev/simdev.c) exposes 512-byte logical
  * sectors on top of them.  Times are nanoseconds unless a name says _ms.
  */
 #ifndef HDDSCOPE_SIM_H
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hddscope/dev.h"
+#include "hddscope/ioreq.h"
 
 /* ---- the model ---- */
 
@@ -102,12 +102,6 @@ double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist);
 /* One revolution in ms. */
 double hd_sim_rev_ms(const struct hd_sim_model *m);
 
-/*
- * The message of the last failed hd_sim_open() in this thread ("FILE:LINE:
- * reason", "unknown preset 'x'", ...), or "" when there was none.
- */
-const char *hd_sim_last_error(void);
-
 /* ---- the engine ---- */
 
 struct hd_sim;
@@ -138,9 +132,23 @@ void hd_sim_idle(struct hd_sim *s, int64_t ns);
  * Returns 0 or -EIO (bad sector), -EINVAL/-ERANGE for a bad request.
  */
 int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t off, int *hit);
-/* The queued interface behind hd_dev_ops.submit/reap (see dev.h). */
+/*
+ * The queued interface: submit queues r and stamps submit_ns; reap waits
+ * for the next completion, fills r in and returns 0, or -EAGAIN when
+ * nothing is outstanding (the contract of dev.h's submit/reap hooks).
+ */
 int hd_sim_submit(struct hd_sim *s, struct hd_req *r);
 int hd_sim_reap(struct hd_sim *s, struct hd_req *r);
+/*
+ * Switch the write-back cache as a drive does on SET FEATURES: off writes
+ * out what it holds first (the clock advances); on gives it the model's
+ * size, or 1 MiB where the model has none.  0 or -ENOMEM.
+ */
+int hd_sim_set_write_cache(struct hd_sim *s, int on);
+/* 1 when the write-back cache is on. */
+int hd_sim_write_cache(const struct hd_sim *s);
+/* Forced unit access: every write goes to the media before it completes. */
+void hd_sim_set_fua(struct hd_sim *s, int on);
 void hd_sim_get_stats(const struct hd_sim *s, struct hd_sim_stats *st);
 /* The bytes an unwritten 512-byte block at byte offset off reads as. */
 void hd_sim_fill(void *buf, uint64_t off, size_t len);

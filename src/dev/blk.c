@@ -18,24 +18,23 @@
 
 #include "hddscope/dev.h"
 #include "hddscope/fileguard.h"
-#include "hddscope/probe.h"
+#include "hddscope/identity.h"
+#include "hddscope/msg.h"
 #include "hddscope/sysfs.h"
 #include "hddscope/util.h"
 
 struct blk {
 	int fd;
 	int held;		/* a regular file held with hd_guard_hold() */
+	int wc_changed;		/* cache_type was written: wc_saved goes back */
+	char wc_path[512];	/* the disk's cache_type attribute */
+	char wc_saved[64];	/* its value before the run */
 };
 
-/* Why the last open for writing was refused (hd_blk_refusal). */
-static char refusal[160];
+/* The room for why an open for writing was refused: "backs /dev/loop3", ... */
+#define REFUSAL_LEN 160
 
-const char *hd_blk_refusal(void)
-{
-	return refusal;
-}
-
-/* Refuse the open: *errcall "refused" tells the caller to show hd_blk_refusal(). */
+/* Refuse the open: *errcall "refused" tells hd_blk_open() to show the refusal. */
 static int refuse(const char **errcall, int rc)
 {
 	*errcall = "refused";
@@ -95,6 +94,94 @@ static void blk_idle(struct hd_dev *d, int64_t ns)
 		;
 }
 
+/* A regular file: nothing beyond the reason; a block device: sysfs, and the drive when asked. */
+static void blk_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive)
+{
+	if (d->kind == HD_DEV_FILE)
+		snprintf(id->smart_reason, sizeof(id->smart_reason), "regular file");
+	else
+		hd_identity_of_disk(d->path, id, ask_drive);
+}
+
+static int cache_type_wants(const char *cur, int want)
+{
+	return (strstr(cur, "write back") != NULL) == want;
+}
+
+static int blk_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
+{
+	struct blk *b = d->priv;
+	int rc;
+
+	if (!b->wc_changed)
+		return 0;
+	b->wc_changed = 0;
+	rc = hd_sysfs_write(b->wc_path, b->wc_saved);
+	if (rc)
+		snprintf(err, errlen, "write %s: %s; the write cache was left changed, it was '%s'", b->wc_path,
+			 strerror(-rc), b->wc_saved);
+	return rc;
+}
+
+/* The cache_type attribute of a SCSI or SATA disk, or why there is none; 0 or -errno with a message. */
+static int blk_cache_type(struct hd_dev *d, char *cur, size_t len, char *err, size_t errlen)
+{
+	struct blk *b = d->priv;
+	struct stat st;
+	int rc;
+
+	if (d->kind != HD_DEV_BLOCK || stat(d->path, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s: a regular file has no write cache of its own; --write-cache needs a disk "
+			 "or a simulated drive", d->path);
+		return -ENOTSUP;
+	}
+	if (!hd_sysfs_cache_type_path(st.st_rdev, b->wc_path, sizeof(b->wc_path))) {
+		snprintf(err, errlen, "%s: the kernel exposes no cache_type for this device (not a SCSI or SATA "
+			 "disk), so its write cache cannot be set", d->path);
+		return -ENOTSUP;
+	}
+	rc = hd_sysfs_read(b->wc_path, cur, len);
+	if (rc)
+		snprintf(err, errlen, "read %s: %s", b->wc_path, strerror(-rc));
+	return rc;
+}
+
+static int blk_set_write_cache(struct hd_dev *d, int want, char *err, size_t errlen)
+{
+	struct blk *b = d->priv;
+	char cur[64], val[64];
+	int rc;
+
+	rc = blk_cache_type(d, cur, sizeof(cur), err, errlen);
+	if (rc)
+		return rc;
+	/* Switched twice before a restore: the setting before the first is the one to put back. */
+	if (!b->wc_changed)
+		snprintf(b->wc_saved, sizeof(b->wc_saved), "%s", cur);
+	if (cache_type_wants(cur, want))
+		return 0;
+	/* Keep the read cache part of the setting as it was. */
+	snprintf(val, sizeof(val), "%s%s", want ? "write back" : "write through",
+		 strstr(cur, "no read") ? ", no read (daft)" : "");
+	rc = hd_sysfs_write(b->wc_path, val);
+	if (rc) {
+		snprintf(err, errlen, "write %s: %s; cannot turn the write cache of %s %s", b->wc_path, strerror(-rc),
+			 d->path, want ? "on" : "off");
+		return rc;
+	}
+	b->wc_changed = 1;
+	/* The kernel may accept the write and the drive refuse the mode page: check. */
+	rc = hd_sysfs_read(b->wc_path, cur, sizeof(cur));
+	if (rc || !cache_type_wants(cur, want)) {
+		char e2[160];
+		blk_restore_write_cache(d, e2, sizeof(e2));
+		snprintf(err, errlen, "%s: the drive did not take write cache %s (cache_type reads '%s')", d->path,
+			 want ? "on" : "off", rc ? "?" : cur);
+		return -EIO;
+	}
+	return 0;
+}
+
 static void blk_close(struct hd_dev *d)
 {
 	struct blk *b = d->priv;
@@ -114,6 +201,9 @@ static const struct hd_dev_ops blk_ops = {
 	.now_ns = blk_now,
 	.idle_ns = blk_idle,
 	.close = blk_close,
+	.identify = blk_identify,
+	.set_write_cache = blk_set_write_cache,
+	.restore_write_cache = blk_restore_write_cache,
 };
 
 /* The descriptor of the run: a descriptor or -errno; d->direct says whether O_DIRECT is in effect. */
@@ -150,7 +240,8 @@ static int blk_open_fd(struct hd_dev *d, const char *path, const struct stat *st
 }
 
 /* A block device's size and sectors from the kernel; a read-only one is refused for writing. */
-static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int flags, const char **errcall)
+static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int flags, const char **errcall,
+			char *refusal)
 {
 	uint64_t size;
 	int lss = 0, ro = 0;
@@ -172,7 +263,7 @@ static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int fla
 	if ((flags & HD_OPEN_WRITE) && ioctl(fd, BLKROGET, &ro) < 0)
 		return -errno;
 	if (ro) {
-		snprintf(refusal, sizeof(refusal), "read-only device");
+		snprintf(refusal, REFUSAL_LEN, "read-only device");
 		return refuse(errcall, -EROFS);
 	}
 	*errcall = "open";
@@ -207,7 +298,8 @@ static int file_geometry(struct hd_dev *d, const struct stat *st)
 	return 0;
 }
 
-int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall)
+/* The open itself: 0 or -errno with *errcall naming the call, or "refused" with the reason in refusal. */
+static int blk_open(struct hd_dev *d, const char *path, int flags, const char **errcall, char *refusal)
 {
 	struct stat st;
 	struct blk *b;
@@ -225,19 +317,19 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	}
 	/* Before our own descriptor for writing exists: it would count as a writer too. */
 	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
-		rc = hd_guard_check(path, &st, refusal, sizeof(refusal));
+		rc = hd_guard_check(path, &st, refusal, REFUSAL_LEN);
 		if (rc)
 			return refuse(errcall, rc);
 	}
 	fd = blk_open_fd(d, path, &st, flags);
 	if (fd < 0) {
 		if (fd == -EROFS && (flags & HD_OPEN_WRITE)) {
-			snprintf(refusal, sizeof(refusal), "%s",
+			snprintf(refusal, REFUSAL_LEN, "%s",
 				 S_ISBLK(st.st_mode) ? "read-only device" : "on a read-only file system");
 			return refuse(errcall, fd);
 		}
 		if (fd == -EWOULDBLOCK) {
-			snprintf(refusal, sizeof(refusal), "held under a lease by another process");
+			snprintf(refusal, REFUSAL_LEN, "held under a lease by another process");
 			return refuse(errcall, -EBUSY);
 		}
 		return fd;
@@ -250,7 +342,7 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	b->fd = fd;
 	d->priv = b;
 	if ((flags & HD_OPEN_WRITE) && S_ISREG(st.st_mode)) {
-		rc = hd_guard_hold(fd, refusal, sizeof(refusal));
+		rc = hd_guard_hold(fd, refusal, REFUSAL_LEN);
 		if (rc) {
 			blk_close(d);
 			d->priv = NULL;
@@ -261,10 +353,29 @@ int hd_blk_open(struct hd_dev *d, const char *path, int flags, const char **errc
 	d->ops = &blk_ops;
 	d->writable = !!(flags & HD_OPEN_WRITE);
 	d->sync = d->writable && (flags & HD_OPEN_SYNC);
-	rc = S_ISBLK(st.st_mode) ? blk_geometry(d, fd, &st, flags, errcall) : file_geometry(d, &st);
+	rc = S_ISBLK(st.st_mode) ? blk_geometry(d, fd, &st, flags, errcall, refusal) : file_geometry(d, &st);
 	if (rc) {
 		blk_close(d);
 		d->priv = NULL;
 	}
+	return rc;
+}
+
+int hd_blk_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen)
+{
+	char refusal[REFUSAL_LEN] = "";
+	const char *call = "open";
+	int rc = blk_open(d, spec, flags, &call, refusal);
+
+	if (rc == 0)
+		return 0;
+	if (strcmp(call, "refused") == 0)
+		snprintf(err, errlen, "%s: %s; refusing to write", spec, refusal);
+	else if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
+		snprintf(err, errlen, "%s: device is busy (mounted or in use); refusing to write", spec);
+	else if (rc == -ENOTSUP)
+		snprintf(err, errlen, "%s: not a block device or regular file", spec);
+	else
+		snprintf(err, errlen, "%s %s: %s", call, spec, strerror(-rc));
 	return rc;
 }

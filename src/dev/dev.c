@@ -4,30 +4,52 @@
  * only move bytes; everything that must hold for every backend lives here.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "hddscope/dev.h"
 
-int hd_dev_open(struct hd_dev **out, const char *spec, int flags, const char **errcall)
+/*
+ * The backends by the specs they own, tried in order: a prefix names a
+ * backend, and what has none is a path (fio's ioengines, by name).
+ */
+static const struct hd_backend {
+	const char *prefix;
+	int (*open)(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen);
+} backends[] = {
+	{ "sim:", hd_sim_open },
+	{ "", hd_blk_open },
+};
+
+static const struct hd_backend *backend_of(const char *spec)
 {
+	const struct hd_backend *b = backends;
+
+	/* The last entry's empty prefix matches every spec. */
+	while (strncmp(spec, b->prefix, strlen(b->prefix)) != 0)
+		b++;
+	return b;
+}
+
+int hd_dev_open(struct hd_dev **out, const char *spec, int flags, char *err, size_t errlen)
+{
+	const struct hd_backend *b = backend_of(spec);
 	struct hd_dev *d = calloc(1, sizeof(*d));
 	int rc;
 
-	*errcall = "open";
-	if (!d)
-		return -ENOMEM;
-	d->path = strdup(spec);
-	if (!d->path) {
+	if (d && !(d->path = strdup(spec))) {
 		free(d);
+		d = NULL;
+	}
+	if (!d) {
+		snprintf(err, errlen, "open %s: %s", spec, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	d->rotational = -1;
-	if (strncmp(spec, "sim:", 4) == 0)
-		rc = hd_sim_open(d, spec + 4, flags, errcall);
-	else
-		rc = hd_blk_open(d, spec, flags, errcall);
+	err[0] = '\0';
+	rc = b->open(d, spec + strlen(b->prefix), flags, err, errlen);
 	if (rc) {
 		free(d->path);
 		free(d);
@@ -119,6 +141,51 @@ int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_
 	}
 	*lat_ns = t1 - t0;
 	return rc;
+}
+
+int64_t hd_dev_now(struct hd_dev *d)
+{
+	return d->ops->now_ns(d);
+}
+
+void hd_dev_idle(struct hd_dev *d, int64_t ns)
+{
+	d->ops->idle_ns(d, ns);
+}
+
+int hd_dev_can_queue(const struct hd_dev *d)
+{
+	return d->ops->submit != NULL && d->ops->reap != NULL;
+}
+
+int hd_dev_submit(struct hd_dev *d, struct hd_req *r)
+{
+	return hd_dev_can_queue(d) ? d->ops->submit(d, r) : -ENOTSUP;
+}
+
+int hd_dev_reap(struct hd_dev *d, struct hd_req *r)
+{
+	return hd_dev_can_queue(d) ? d->ops->reap(d, r) : -ENOTSUP;
+}
+
+void hd_dev_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive)
+{
+	if (d->ops->identify)
+		d->ops->identify(d, id, ask_drive);
+}
+
+int hd_dev_set_write_cache(struct hd_dev *d, int on, char *err, size_t errlen)
+{
+	if (!d->ops->set_write_cache) {
+		snprintf(err, errlen, "%s: this device cannot switch its write cache", d->path);
+		return -ENOTSUP;
+	}
+	return d->ops->set_write_cache(d, on, err, errlen);
+}
+
+int hd_dev_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
+{
+	return d->ops->restore_write_cache ? d->ops->restore_write_cache(d, err, errlen) : 0;
 }
 
 const char *hd_dev_kind_name(enum hd_dev_kind k)

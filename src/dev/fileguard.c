@@ -33,6 +33,7 @@
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -40,7 +41,7 @@
 #include <unistd.h>
 
 #include "hddscope/fileguard.h"
-#include "hddscope/probe.h"
+#include "hddscope/msg.h"
 
 static int same_file(const char *name, const struct stat *st)
 {

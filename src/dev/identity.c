@@ -19,7 +19,6 @@
 
 #include "hddscope/fsutil.h"
 #include "hddscope/identity.h"
-#include "hddscope/json.h"
 #include "hddscope/sysfs.h"
 
 void hd_identity_init(struct hd_identity *id)
@@ -362,38 +361,38 @@ static void from_sysfs(dev_t rdev, struct hd_identity *id)
 		id->read_lookahead = 0;
 }
 
-int hd_identity_of(struct hd_dev *d, const char *blob_path, struct hd_identity *id, char *err, size_t errlen)
+void hd_identity_of_disk(const char *path, struct hd_identity *id, int ask_drive)
 {
 	struct stat st;
+	SkDisk *sk;
 
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return;
+	from_sysfs(st.st_rdev, id);
+	snprintf(id->source, sizeof(id->source), "sysfs");
+	if (!ask_drive)
+		return;
+	if (sk_disk_open(path, &sk) < 0) {
+		snprintf(id->smart_reason, sizeof(id->smart_reason), "not an ATA disk: %s", strerror(errno));
+	} else {
+		SkBool avail = 0;
+		if (sk_disk_identify_is_available(sk, &avail) < 0 || !avail) {
+			snprintf(id->smart_reason, sizeof(id->smart_reason), "no ATA IDENTIFY data");
+		} else {
+			sk_disk_smart_read_data(sk);
+			from_skdisk(sk, id);
+			snprintf(id->source, sizeof(id->source), "ATA IDENTIFY");
+		}
+		sk_disk_free(sk);
+	}
+}
+
+int hd_identity_of(struct hd_dev *d, const char *blob_path, struct hd_identity *id, char *err, size_t errlen)
+{
 	hd_identity_init(id);
 	id->rotational = d->rotational;
-	if (d->ops && d->ops->identify) {
-		d->ops->identify(d, id);
-	} else if (d->kind == HD_DEV_FILE) {
-		snprintf(id->smart_reason, sizeof(id->smart_reason), "regular file");
-	} else if (stat(d->path, &st) == 0 && S_ISBLK(st.st_mode)) {
-		SkDisk *sk;
-
-		from_sysfs(st.st_rdev, id);
-		snprintf(id->source, sizeof(id->source), "sysfs");
-		if (!blob_path) {
-			if (sk_disk_open(d->path, &sk) < 0) {
-				snprintf(id->smart_reason, sizeof(id->smart_reason), "not an ATA disk: %s",
-					 strerror(errno));
-			} else {
-				SkBool avail = 0;
-				if (sk_disk_identify_is_available(sk, &avail) < 0 || !avail) {
-					snprintf(id->smart_reason, sizeof(id->smart_reason), "no ATA IDENTIFY data");
-				} else {
-					sk_disk_smart_read_data(sk);
-					from_skdisk(sk, id);
-					snprintf(id->source, sizeof(id->source), "ATA IDENTIFY");
-				}
-				sk_disk_free(sk);
-			}
-		}
-	}
+	/* The backend answers for its drive; saved SMART data stands in for asking the drive itself. */
+	hd_dev_identify(d, id, !blob_path);
 	if (blob_path) {
 		int rc = hd_identity_from_blob_file(blob_path, id, err, errlen);
 		if (rc)
@@ -443,88 +442,4 @@ int hd_smart_save(const char *device, const char *path, char *err, size_t errlen
 		snprintf(err, errlen, "%s %s: %s", call, path, hd_fs_strerror(rc));
 	sk_disk_free(d);
 	return rc;
-}
-
-void hd_identity_json(struct hd_json *j, const char *key, const struct hd_dev *d, const struct hd_identity *id,
-		      int attrs)
-{
-	hd_json_obj(j, key);
-	hd_json_str(j, "device", d->path);
-	hd_json_str(j, "kind", hd_dev_kind_name(d->kind));
-	hd_json_uint(j, "size_bytes", d->size);
-	hd_json_uint(j, "logical_sector_bytes", d->logical_sector);
-	hd_json_uint(j, "physical_sector_bytes", d->physical_sector);
-	hd_json_uint(j, "access_unit_bytes", d->io_align);
-	if (id->rotational < 0)
-		hd_json_null(j, "rotational");
-	else
-		hd_json_bool(j, "rotational", id->rotational);
-	hd_json_bool(j, "direct_io", d->direct);
-	hd_json_obj(j, "identity");
-	hd_json_str(j, "source", id->source);
-	hd_json_bool(j, "simulated", id->simulated);
-	hd_json_str(j, "model", id->model);
-	hd_json_str(j, "serial", id->serial[0] ? id->serial : NULL);
-	hd_json_str(j, "firmware", id->firmware[0] ? id->firmware : NULL);
-	hd_json_str(j, "vendor", id->vendor[0] ? id->vendor : NULL);
-	hd_json_uint(j, "capacity_bytes", id->capacity_bytes);
-	if (id->rpm_nominal)
-		hd_json_int(j, "rpm_nominal", id->rpm_nominal);
-	else
-		hd_json_null(j, "rpm_nominal");
-	hd_json_int(j, "ncq_depth", id->ncq_depth);
-	hd_json_end(j);
-	hd_json_obj(j, "cache");
-	hd_json_str(j, "write_cache", hd_onoff(id->write_cache));
-	hd_json_str(j, "write_cache_supported", hd_onoff(id->write_cache_supported));
-	hd_json_str(j, "read_lookahead", hd_onoff(id->read_lookahead));
-	hd_json_str(j, "read_lookahead_supported", hd_onoff(id->read_lookahead_supported));
-	hd_json_str(j, "cache_type", id->cache_type[0] ? id->cache_type : NULL);
-	hd_json_end(j);
-	hd_json_obj(j, "queue");
-	hd_json_str(j, "scheduler", id->scheduler[0] ? id->scheduler : NULL);
-	if (id->nr_requests < 0)
-		hd_json_null(j, "nr_requests");
-	else
-		hd_json_int(j, "nr_requests", id->nr_requests);
-	hd_json_end(j);
-	hd_json_obj(j, "smart");
-	hd_json_bool(j, "available", id->smart_available);
-	if (!id->smart_available) {
-		hd_json_str(j, "reason", id->smart_reason);
-	} else {
-		hd_json_str(j, "overall", id->smart_overall);
-		if (id->have_bad)
-			hd_json_uint(j, "bad_sectors", id->bad_sectors);
-		if (id->have_temp)
-			hd_json_num(j, "temperature_c", id->temperature_c);
-		if (id->have_power_on)
-			hd_json_uint(j, "power_on_hours", id->power_on_hours);
-		if (id->have_power_cycles)
-			hd_json_uint(j, "power_cycles", id->power_cycles);
-		if (attrs) {
-			hd_json_arr(j, "attributes");
-			for (size_t i = 0; i < id->nattrs; i++) {
-				const struct hd_smart_attr *a = &id->attrs[i];
-				hd_json_obj(j, NULL);
-				hd_json_int(j, "id", a->id);
-				hd_json_str(j, "name", a->name);
-				hd_json_int(j, "value", a->value);
-				hd_json_int(j, "worst", a->worst);
-				hd_json_int(j, "threshold", a->threshold);
-				hd_json_uint(j, "raw", a->raw);
-				hd_json_uint(j, "pretty", a->pretty);
-				hd_json_str(j, "pretty_unit", a->unit);
-				hd_json_bool(j, "prefailure", a->prefailure);
-				if (a->good < 0)
-					hd_json_null(j, "good");
-				else
-					hd_json_bool(j, "good", a->good);
-				hd_json_end(j);
-			}
-			hd_json_end(j);
-		}
-	}
-	hd_json_end(j);
-	hd_json_end(j);
 }

@@ -4,6 +4,8 @@
 
 #include "hddscope/msg.h"
 
+volatile sig_atomic_t hd_interrupted;
+
 void hd_err(const char *fmt, ...)
 {
 	va_list ap;

@@ -59,21 +59,11 @@ int hd_opt_duration(const char *opt, const char *arg, int64_t *ns)
 
 int hd_open_target(struct hd_dev **d, const char *spec, int flags)
 {
-	const char *call = "open";
-	int rc = hd_dev_open(d, spec, flags, &call);
+	char err[4352];
 
-	if (rc == 0)
+	if (hd_dev_open(d, spec, flags, err, sizeof(err)) == 0)
 		return 0;
-	if (call && strcmp(call, "refused") == 0)
-		hd_err("%s: %s; refusing to write", spec, hd_blk_refusal());
-	else if (rc == -EBUSY && (flags & HD_OPEN_WRITE))
-		hd_err("%s: device is busy (mounted or in use); refusing to write", spec);
-	else if (rc == -ENOTSUP && strncmp(spec, "sim:", 4) != 0)
-		hd_err("%s: not a block device or regular file", spec);
-	else if (call && strcmp(call, "sim") == 0)
-		hd_err("%s", hd_sim_last_error());
-	else
-		hd_err("%s %s: %s", call, spec, strerror(-rc));
+	hd_err("%s", err);
 	return HD_EXIT_SETUP;
 }
 

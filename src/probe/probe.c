@@ -14,8 +14,6 @@
 #include "hddscope/probe.h"
 #include "hddscope/stats.h"
 
-volatile sig_atomic_t hd_interrupted;
-
 static void on_signal(int sig)
 {
 	/* The first signal names the interruption; a second one changes nothing. */

@@ -382,11 +382,11 @@ int hd_cmd_interval(int argc, char **argv)
 		} else if ((rc = hd_dev_timed(d, HD_OP_WRITE, b, o.block, x, &lat)) != 0) {
 			off = x;
 		} else {
-			t1 = d->ops->now_ns(d);
-			d->ops->idle_ns(d, t1 + want - d->ops->now_ns(d));
+			t1 = hd_dev_now(d);
+			hd_dev_idle(d, t1 + want - hd_dev_now(d));
 			if (hd_interrupted)
 				break;
-			t2 = d->ops->now_ns(d);
+			t2 = hd_dev_now(d);
 			rc = hd_dev_timed(d, HD_OP_WRITE, b + o.block, o.block, off, &lat);
 			gap = t2 - t1;
 		}

@@ -319,6 +319,7 @@ static void client_main(struct queue_run *q, unsigned client, pid_t parent, int 
 	struct hd_dev *d = NULL;
 	struct hd_rng rng;
 	const char *call = "open";
+	char err[512];
 	void *buf = NULL;
 	uint64_t n = 0;
 	int consec = 0, rc;
@@ -328,7 +329,7 @@ static void client_main(struct queue_run *q, unsigned client, pid_t parent, int 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	rc = hd_dev_open(&d, q->dev->path, 0, &call);
+	rc = hd_dev_open(&d, q->dev->path, 0, err, sizeof(err));
 	if (rc == 0 && !(buf = hd_buf_alloc(d, o->block))) {
 		call = "malloc";
 		rc = -ENOMEM;
@@ -516,7 +517,7 @@ static int run_simulated(struct queue_run *q, unsigned n, const char **what, int
 	struct hd_dev *d = q->dev;
 	struct hd_rng rng[QUEUE_MAX_PROCS];
 	void *buf = hd_buf_alloc(d, o->block * n);
-	int64_t t0 = d->ops->now_ns(d), deadline = t0 + o->time_ns;
+	int64_t t0 = hd_dev_now(d), deadline = t0 + o->time_ns;
 	int consec[QUEUE_MAX_PROCS] = { 0 }, rc = 0;
 	struct hd_req r;
 
@@ -535,14 +536,14 @@ static int run_simulated(struct queue_run *q, unsigned n, const char **what, int
 		r = (struct hd_req){ .tag = i, .op = HD_OP_READ, .len = o->block,
 				     .off = hd_rng_below(&rng[i], q->nblocks) * o->block,
 				     .buf = (char *)buf + (size_t)i * o->block };
-		if ((rc = d->ops->submit(d, &r)))
+		if ((rc = hd_dev_submit(d, &r)))
 			*what = "submit", *who = (int)i;
 	}
 	while (!rc) {
 		struct qclient *c;
 		uint64_t k;
 
-		rc = d->ops->reap(d, &r);
+		rc = hd_dev_reap(d, &r);
 		if (rc == -EAGAIN) {
 			rc = 0;
 			break;
@@ -559,7 +560,7 @@ static int run_simulated(struct queue_run *q, unsigned n, const char **what, int
 		consec[r.tag] = r.result ? consec[r.tag] + 1 : 0;
 		if (hd_interrupted || consec[r.tag] >= HD_MAX_CONSEC_ERRORS || atomic_load(&q->sh->stop))
 			continue;
-		if (o->requests ? k >= o->requests : d->ops->now_ns(d) >= deadline)
+		if (o->requests ? k >= o->requests : hd_dev_now(d) >= deadline)
 			continue;
 		if (k == q->per_client) {
 			/* Only reachable with --time: every client stops with the full one. */
@@ -569,7 +570,7 @@ static int run_simulated(struct queue_run *q, unsigned n, const char **what, int
 		}
 		r.off = hd_rng_below(&rng[r.tag], q->nblocks) * o->block;
 		r.buf = (char *)buf + (size_t)r.tag * o->block;
-		if ((rc = d->ops->submit(d, &r)))
+		if ((rc = hd_dev_submit(d, &r)))
 			*what = "submit", *who = (int)r.tag;
 	}
 	hd_buf_free(buf, o->block * n);
@@ -702,7 +703,7 @@ int hd_cmd_queue(int argc, char **argv)
 		hd_session_abort(&s);
 		goto done;
 	}
-	simulated = d->ops->submit != NULL && d->ops->reap != NULL;
+	simulated = hd_dev_can_queue(d);
 	for (i = 0; i < o.nprocs; i++)
 		pl += (size_t)snprintf(procs_list + pl, sizeof(procs_list) - pl, "%s%u", i ? "," : "", o.procs[i]);
 	if (o.requests)

@@ -129,10 +129,10 @@ int hd_cmd_zone(int argc, char **argv)
 		/* The first chunk only moves the head there; the timed ones follow it. */
 		rc = hd_dev_io(d, HD_OP_READ, buf, o.chunk, at);
 		at += o.chunk;
-		t0 = d->ops->now_ns(d);
+		t0 = hd_dev_now(d);
 		for (k = 0; rc == 0 && k < nchunks && !hd_interrupted; k++, at += o.chunk)
 			rc = hd_dev_io(d, HD_OP_READ, buf, o.chunk, at);
-		t1 = d->ops->now_ns(d);
+		t1 = hd_dev_now(d);
 		if (hd_interrupted && k < nchunks)
 			break;
 		lat = t1 - t0;

@@ -236,7 +236,7 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	hd_identity_header(s->w, &s->id);
 	if (writes)
 		hd_dfw_meta(s->w, "sync_writes", "%s", s->dev->sync ? "yes" : "no");
-	s->dev_t0_ns = s->dev->ops->now_ns(s->dev);
+	s->dev_t0_ns = hd_dev_now(s->dev);
 	return 0;
 fail:
 	if (hd_cache_restore(&s->cache, err, sizeof(err)))
@@ -337,7 +337,7 @@ static void say_interrupted(const struct hd_session *s)
 int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 {
 	const char *call;
-	int64_t dev_ns = s->dev->ops->now_ns(s->dev) - s->dev_t0_ns;
+	int64_t dev_ns = hd_dev_now(s->dev) - s->dev_t0_ns;
 	int complete = ran_to_end && !s->fatal && !hd_interrupted, rc, ex = HD_EXIT_OK;
 
 	hd_run_progress_end(&s->run);

@@ -1,5 +1,6 @@
 /*
- * The simulated drive's engine and its device backend ("sim:NAME").
+ * The simulated drive's engine (its device backend, "sim:NAME", is
+ * src/dev/simdev.c).
  *
  * A virtual clock in nanoseconds: every access advances it by what the
  * model says the access costs, and nothing sleeps.  The drive keeps the
@@ -20,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hddscope/identity.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
 
@@ -60,6 +60,7 @@ struct hd_sim {
 	struct hd_rng rng;
 	int64_t now;		/* the host's clock */
 	int fua;		/* every write goes to the media before it completes */
+	int wc;			/* the write-back cache is on (the model's, until switched) */
 	int64_t free_at;	/* the drive is busy until then */
 	uint32_t cyl, surf;	/* where the head is */
 
@@ -572,7 +573,7 @@ static int cache_takes(const struct hd_sim *s, size_t len, uint64_t off)
 {
 	uint64_t a = off / s->sb, b = (off + len + s->sb - 1) / s->sb;
 
-	return s->m->write_cache && (uint64_t)len <= s->wc_bytes &&
+	return s->wc && (uint64_t)len <= s->wc_bytes &&
 	       ((s->dn < MAX_DIRTY && s->dirty_bytes + (b - a) * s->sb <= s->wc_bytes) || dirty_covers(s, a, b));
 }
 
@@ -653,7 +654,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	if ((*result = data_write(s, buf, off, len)))
 		return ts;
 	seg_invalidate(s, a, b);
-	if (m->write_cache && !s->fua && (uint64_t)len <= s->wc_bytes) {
+	if (s->wc && !s->fua && (uint64_t)len <= s->wc_bytes) {
 		t = ts;
 		/* A write that does not fit waits for destaging to make room. */
 		while (!cache_takes(s, len, off))
@@ -686,7 +687,7 @@ static double estimate(struct hd_sim *s, const struct hd_req *r, int64_t ts)
 		for (i = 0; i < s->nsegs; i++)
 			if (s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end)
 				return (double)s->hit_ovh_ns;
-	} else if (s->m->write_cache && !s->fua && r->len <= s->wc_bytes &&
+	} else if (s->wc && !s->fua && r->len <= s->wc_bytes &&
 		   s->dirty_bytes + r->len <= s->wc_bytes && s->dn < MAX_DIRTY) {
 		return (double)s->wr_ovh_ns;
 	}
@@ -938,6 +939,7 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	s->seg_sectors = m->cache_segment_kb * 1024 / m->sector_bytes;
 	s->ra_sectors = m->readahead_kb * 1024 / m->sector_bytes;
 	s->wc_bytes = m->write_cache_kb * 1024;
+	s->wc = !!m->write_cache;
 	/* No segment that holds a sector: no read cache at all. */
 	s->nsegs = s->seg_sectors ? m->cache_segments : 0;
 	if (s->nsegs && !(s->segs = calloc(s->nsegs, sizeof(*s->segs))))
@@ -967,188 +969,35 @@ void hd_sim_free(struct hd_sim *s)
 	free(s);
 }
 
-/* ---- the device backend ---- */
-
-static _Thread_local char last_error[512];
-
-const char *hd_sim_last_error(void)
-{
-	return last_error;
-}
-
-struct simdev {
-	struct hd_sim_model *m;
-	struct hd_sim *s;
-};
-
-static struct hd_sim *sim_of(struct hd_dev *d)
-{
-	return ((struct simdev *)d->priv)->s;
-}
-
-static int sim_read(struct hd_dev *d, void *buf, size_t len, uint64_t off)
-{
-	return hd_sim_io(sim_of(d), HD_OP_READ, buf, len, off, NULL);
-}
-
-static int sim_write(struct hd_dev *d, const void *buf, size_t len, uint64_t off)
-{
-	/* The engine only reads from buf on a write. */
-	return hd_sim_io(sim_of(d), HD_OP_WRITE, (void *)(uintptr_t)buf, len, off, NULL);
-}
-
-static int64_t sim_now(struct hd_dev *d)
-{
-	return hd_sim_now(sim_of(d));
-}
-
-static void sim_idle(struct hd_dev *d, int64_t ns)
-{
-	hd_sim_idle(sim_of(d), ns);
-}
-
-static void sim_close(struct hd_dev *d)
-{
-	struct simdev *sd = d->priv;
-
-	if (!sd)
-		return;
-	hd_sim_free(sd->s);
-	hd_sim_model_free(sd->m);
-	free(sd);
-	d->priv = NULL;
-}
-
-static int sim_submit(struct hd_dev *d, struct hd_req *r)
-{
-	return hd_sim_submit(sim_of(d), r);
-}
-
-static int sim_reap(struct hd_dev *d, struct hd_req *r)
-{
-	return hd_sim_reap(sim_of(d), r);
-}
-
-/* A simulated drive reports its model: name, rpm, caches, queue, marked simulated. */
-static void sim_identify(struct hd_dev *d, struct hd_identity *id)
-{
-	const struct hd_sim_model *m = ((struct simdev *)d->priv)->m;
-
-	id->simulated = 1;
-	snprintf(id->source, sizeof(id->source), "simulated drive model");
-	snprintf(id->model, sizeof(id->model), "%.*s", (int)sizeof(id->model) - 1, m->name);
-	snprintf(id->firmware, sizeof(id->firmware), "sim");
-	id->capacity_bytes = d->size;
-	id->rpm_nominal = (int)(m->rpm + 0.5);
-	id->write_cache_supported = 1;
-	id->write_cache = !!m->write_cache;
-	id->read_lookahead_supported = 1;
-	id->read_lookahead = m->readahead_kb > 0;
-	id->logical_sector = BLK;
-	id->physical_sector = m->sector_bytes;
-	id->ncq_depth = m->queue_depth > 1 ? (int)m->queue_depth : 0;
-	id->rotational = 1;
-	snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive");
-}
-
 /*
  * The write cache switched as a drive does on SET FEATURES: turning it off
  * first writes out what it holds; turning it on gives it the model's size,
  * or 1 MiB where the model has none.
  */
-static int sim_set_write_cache(struct hd_dev *d, int on)
+int hd_sim_set_write_cache(struct hd_sim *s, int on)
 {
-	struct simdev *sd = d->priv;
-	struct hd_sim *s = sd->s;
-
 	if (!on) {
 		while (s->dn)
 			s->free_at = destage_one(s, s->free_at > s->now ? s->free_at : s->now);
 		if (s->free_at > s->now)
 			s->now = s->free_at;
-		sd->m->write_cache = 0;
+		s->wc = 0;
 		return 0;
 	}
 	if (!s->dirty && !(s->dirty = malloc(MAX_DIRTY * sizeof(*s->dirty))))
 		return -ENOMEM;
-	if (!sd->m->write_cache_kb)
-		sd->m->write_cache_kb = 1024;
-	s->wc_bytes = sd->m->write_cache_kb * 1024;
-	sd->m->write_cache = 1;
+	if (!s->wc_bytes)
+		s->wc_bytes = 1024 * 1024;
+	s->wc = 1;
 	return 0;
 }
 
-static const struct hd_dev_ops sim_ops = {
-	.name = "sim",
-	.read = sim_read,
-	.write = sim_write,
-	.now_ns = sim_now,
-	.idle_ns = sim_idle,
-	.close = sim_close,
-	.submit = sim_submit,
-	.reap = sim_reap,
-	.identify = sim_identify,
-	.set_write_cache = sim_set_write_cache,
-};
-
-/*
- * spec: "NAME" or "PATH.drive", optionally followed by ",seed=N" (default
- * seed 1), which seeds seek jitter and write retries.
- */
-int hd_sim_open(struct hd_dev *d, const char *spec, int flags, const char **errcall)
+int hd_sim_write_cache(const struct hd_sim *s)
 {
-	struct simdev *sd;
-	char name[4096];
-	const char *comma = strrchr(spec, ',');
-	uint64_t seed = 1;
-	int rc;
+	return s->wc;
+}
 
-	last_error[0] = '\0';
-	if (comma && strncmp(comma, ",seed=", 6) == 0) {
-		if (hd_parse_u64(comma + 6, &seed)) {
-			snprintf(last_error, sizeof(last_error), "sim:%s: bad seed '%s'", spec, comma + 6);
-			*errcall = "sim";
-			return -EINVAL;
-		}
-	} else {
-		comma = spec + strlen(spec);
-	}
-	if ((size_t)(comma - spec) >= sizeof(name)) {
-		*errcall = "open";
-		return -ENAMETOOLONG;
-	}
-	memcpy(name, spec, comma - spec);
-	name[comma - spec] = '\0';
-	sd = calloc(1, sizeof(*sd));
-	if (!sd) {
-		*errcall = "malloc";
-		return -ENOMEM;
-	}
-	rc = hd_sim_model_load(name, &sd->m, last_error, sizeof(last_error));
-	if (rc) {
-		free(sd);
-		*errcall = "sim";	/* the whole story is in hd_sim_last_error() */
-		return rc;
-	}
-	if ((rc = hd_sim_new(&sd->s, sd->m, seed))) {
-		hd_sim_model_free(sd->m);
-		free(sd);
-		*errcall = "malloc";
-		return rc;
-	}
-	d->ops = &sim_ops;
-	d->kind = HD_DEV_SIM;
-	d->size = sd->m->sectors * sd->m->sector_bytes;
-	d->logical_sector = BLK;
-	d->physical_sector = sd->m->sector_bytes;
-	d->io_align = BLK;
-	d->rotational = 1;
-	d->direct = 1;
-	d->writable = !!(flags & HD_OPEN_WRITE);
-	/* A forced-unit-access write goes through to the media, the cache notwithstanding. */
-	d->sync = d->writable && (flags & HD_OPEN_SYNC);
-	sd->s->fua = d->sync;
-	snprintf(d->model, sizeof(d->model), "%s", sd->m->name);
-	d->priv = sd;
-	return 0;
+void hd_sim_set_fua(struct hd_sim *s, int on)
+{
+	s->fua = !!on;
 }

@@ -33,7 +33,7 @@ static double cpu_s(void)
 int main(int argc, char **argv)
 {
 	char spec[160];
-	const char *call = "open";
+	char err[512];
 	struct hd_dev *d;
 	struct hd_rng rng;
 	uint64_t reads = 2000000, span = 0, units, sum = 0, fails = 0;
@@ -48,12 +48,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_simspeed [PRESET [READS [SPAN]]]\n");
 		return 1;
 	}
-	rc = hd_dev_open(&d, spec, 0, &call);
+	rc = hd_dev_open(&d, spec, 0, err, sizeof(err));
 	if (rc) {
-		if (strcmp(call, "sim") == 0)
-			fprintf(stderr, "bench_simspeed: %s\n", hd_sim_last_error());
-		else
-			fprintf(stderr, "bench_simspeed: %s %s: %s\n", call, spec, strerror(-rc));
+		fprintf(stderr, "bench_simspeed: %s\n", err);
 		return 2;
 	}
 	if (span == 0 || span > d->size)
@@ -65,7 +62,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	hd_rng_seed(&rng, 1);
-	t0 = d->ops->now_ns(d);
+	t0 = hd_dev_now(d);
 	c0 = cpu_s();
 	for (uint64_t i = 0; i < reads; i++) {
 		if (hd_dev_timed(d, HD_OP_READ, buf, BLOCK, hd_rng_below(&rng, units) * BLOCK, &lat))
@@ -74,7 +71,7 @@ int main(int argc, char **argv)
 	}
 	c1 = cpu_s();
 	printf("%" PRIu64 " %.6f %.0f %.3f\n", reads, c1 - c0, (double)reads / (c1 - c0),
-	       (double)(d->ops->now_ns(d) - t0) / 1e9);
+	       (double)(hd_dev_now(d) - t0) / 1e9);
 	fprintf(stderr, "bench_simspeed: %s: %" PRIu64 " failed, latency checksum %" PRIu64 "\n", spec, fails, sum);
 	hd_buf_free(buf, BLOCK);
 	hd_dev_close(d);

@@ -5,7 +5,7 @@
 
 # The table of src/README.md: header owners, then what each layer may include.
 declare -A owner=(
-	[util]=lib [stats]=lib [fsutil]=lib [msg]=lib
+	[util]=lib [stats]=lib [fsutil]=lib [msg]=lib [ioreq]=lib
 	[datafile]=format [json]=format
 	[sim]=sim [preset]=sim
 	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev

@@ -582,11 +582,11 @@ END_TEST
 START_TEST(test_dev_backend)
 {
 	struct hd_dev *d;
-	const char *call = NULL;
+	char err[512];
 	void *buf;
 	int64_t lat;
 
-	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=7", 0, &call), 0);
+	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=7", 0, err, sizeof(err)), 0);
 	ck_assert_int_eq(d->kind, HD_DEV_SIM);
 	ck_assert_uint_eq(d->size, 17926000ULL * 512);
 	ck_assert_uint_eq(d->logical_sector, 512);
@@ -595,28 +595,28 @@ START_TEST(test_dev_backend)
 	ck_assert_int_eq(d->direct, 1);
 	ck_assert_int_eq(d->writable, 0);
 	ck_assert_str_eq(d->model, "Quantum Atlas III QM39100TD-SW");
-	ck_assert(d->ops->submit != NULL && d->ops->reap != NULL);
+	ck_assert(hd_dev_can_queue(d));
 	buf = hd_buf_alloc(d, K4);
 	ck_assert_int_eq(hd_dev_timed(d, HD_OP_READ, buf, K4, 0, &lat), 0);
 	/* The first access from cylinder 0: no seek, at most one revolution. */
 	ck_assert(lat > 0 && lat < 8400000 + 1000000);
-	d->ops->idle_ns(d, 5000000);
-	ck_assert_int_eq(d->ops->now_ns(d), lat + 5000000);
+	hd_dev_idle(d, 5000000);
+	ck_assert_int_eq(hd_dev_now(d), lat + 5000000);
 	hd_buf_free(buf, K4);
 	hd_dev_close(d);
 
-	ck_assert_int_eq(hd_dev_open(&d, "sim:st2000dm001", HD_OPEN_WRITE, &call), 0);
+	ck_assert_int_eq(hd_dev_open(&d, "sim:st2000dm001", HD_OPEN_WRITE, err, sizeof(err)), 0);
 	ck_assert_uint_eq(d->physical_sector, 4096);
 	ck_assert_uint_eq(d->logical_sector, 512);
 	ck_assert_int_eq(d->writable, 1);
 	hd_dev_close(d);
 
-	ck_assert_int_lt(hd_dev_open(&d, "sim:nosuch", 0, &call), 0);
-	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "unknown preset 'nosuch'"));
-	ck_assert_int_eq(hd_dev_open(&d, "sim:/nonexistent/a.drive", 0, &call), -ENOENT);
-	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "/nonexistent/a.drive"));
-	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=x", 0, &call), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(hd_sim_last_error(), "bad seed"));
+	ck_assert_int_lt(hd_dev_open(&d, "sim:nosuch", 0, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "unknown preset 'nosuch'"));
+	ck_assert_int_eq(hd_dev_open(&d, "sim:/nonexistent/a.drive", 0, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/a.drive"));
+	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=x", 0, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "bad seed"));
 }
 END_TEST
 

@@ -1,0 +1,206 @@
+/*
+ * The simulated drive's device backend ("sim:NAME", "sim:FILE.drive"): the
+ * ops table over the engine of src/sim/, which costs every access on a
+ * virtual clock.  The drive shows 512-byte logical sectors whatever the
+ * model's sector size, as a 512e disk does.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/dev.h"
+#include "hddscope/identity.h"
+#include "hddscope/sim.h"
+#include "hddscope/util.h"
+
+/* The logical sector the backend shows. */
+#define BLK 512u
+
+struct simdev {
+	struct hd_sim_model *m;
+	struct hd_sim *s;
+	int wc_changed;		/* the write cache was switched: wc_was goes back */
+	int wc_was;
+};
+
+static struct hd_sim *sim_of(struct hd_dev *d)
+{
+	return ((struct simdev *)d->priv)->s;
+}
+
+static int sim_read(struct hd_dev *d, void *buf, size_t len, uint64_t off)
+{
+	return hd_sim_io(sim_of(d), HD_OP_READ, buf, len, off, NULL);
+}
+
+static int sim_write(struct hd_dev *d, const void *buf, size_t len, uint64_t off)
+{
+	/* The engine only reads from buf on a write. */
+	return hd_sim_io(sim_of(d), HD_OP_WRITE, (void *)(uintptr_t)buf, len, off, NULL);
+}
+
+static int64_t sim_now(struct hd_dev *d)
+{
+	return hd_sim_now(sim_of(d));
+}
+
+static void sim_idle(struct hd_dev *d, int64_t ns)
+{
+	hd_sim_idle(sim_of(d), ns);
+}
+
+static void sim_close(struct hd_dev *d)
+{
+	struct simdev *sd = d->priv;
+
+	if (!sd)
+		return;
+	hd_sim_free(sd->s);
+	hd_sim_model_free(sd->m);
+	free(sd);
+	d->priv = NULL;
+}
+
+static int sim_submit(struct hd_dev *d, struct hd_req *r)
+{
+	return hd_sim_submit(sim_of(d), r);
+}
+
+static int sim_reap(struct hd_dev *d, struct hd_req *r)
+{
+	return hd_sim_reap(sim_of(d), r);
+}
+
+/* A simulated drive reports its model: name, rpm, caches, queue, marked simulated. */
+static void sim_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive)
+{
+	const struct hd_sim_model *m = ((struct simdev *)d->priv)->m;
+
+	(void)ask_drive;
+	id->simulated = 1;
+	snprintf(id->source, sizeof(id->source), "simulated drive model");
+	snprintf(id->model, sizeof(id->model), "%.*s", (int)sizeof(id->model) - 1, m->name);
+	snprintf(id->firmware, sizeof(id->firmware), "sim");
+	id->capacity_bytes = d->size;
+	id->rpm_nominal = (int)(m->rpm + 0.5);
+	id->write_cache_supported = 1;
+	id->write_cache = hd_sim_write_cache(sim_of(d));
+	id->read_lookahead_supported = 1;
+	id->read_lookahead = m->readahead_kb > 0;
+	id->logical_sector = BLK;
+	id->physical_sector = m->sector_bytes;
+	id->ncq_depth = m->queue_depth > 1 ? (int)m->queue_depth : 0;
+	id->rotational = 1;
+	snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive");
+}
+
+/* The engine switches the cache as a drive does on SET FEATURES. */
+static int sim_set_write_cache(struct hd_dev *d, int on, char *err, size_t errlen)
+{
+	struct simdev *sd = d->priv;
+	int was = hd_sim_write_cache(sd->s), rc;
+
+	if (was == on)
+		return 0;
+	rc = hd_sim_set_write_cache(sd->s, on);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot turn the write cache %s: %s", d->path, on ? "on" : "off",
+			 strerror(-rc));
+		return rc;
+	}
+	/* Switched twice before a restore: the setting before the first is the one to put back. */
+	if (!sd->wc_changed)
+		sd->wc_was = was;
+	sd->wc_changed = 1;
+	return 0;
+}
+
+static int sim_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
+{
+	struct simdev *sd = d->priv;
+	int rc;
+
+	if (!sd->wc_changed)
+		return 0;
+	sd->wc_changed = 0;
+	rc = hd_sim_set_write_cache(sd->s, sd->wc_was);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot restore the write cache: %s", d->path, strerror(-rc));
+	return rc;
+}
+
+static const struct hd_dev_ops sim_ops = {
+	.name = "sim",
+	.read = sim_read,
+	.write = sim_write,
+	.now_ns = sim_now,
+	.idle_ns = sim_idle,
+	.close = sim_close,
+	.submit = sim_submit,
+	.reap = sim_reap,
+	.identify = sim_identify,
+	.set_write_cache = sim_set_write_cache,
+	.restore_write_cache = sim_restore_write_cache,
+};
+
+/*
+ * spec: "NAME" or "PATH.drive", optionally followed by ",seed=N" (default
+ * seed 1), which seeds seek jitter and write retries.
+ */
+int hd_sim_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen)
+{
+	struct simdev *sd;
+	char name[4096];
+	const char *comma = strrchr(spec, ',');
+	uint64_t seed = 1;
+	int rc;
+
+	if (comma && strncmp(comma, ",seed=", 6) == 0) {
+		if (hd_parse_u64(comma + 6, &seed)) {
+			snprintf(err, errlen, "sim:%s: bad seed '%s'", spec, comma + 6);
+			return -EINVAL;
+		}
+	} else {
+		comma = spec + strlen(spec);
+	}
+	if ((size_t)(comma - spec) >= sizeof(name)) {
+		snprintf(err, errlen, "open %s: %s", d->path, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	memcpy(name, spec, comma - spec);
+	name[comma - spec] = '\0';
+	sd = calloc(1, sizeof(*sd));
+	if (!sd) {
+		snprintf(err, errlen, "malloc %s: %s", d->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	/* The model's own message says it all: "FILE:LINE: reason", "unknown preset ...". */
+	rc = hd_sim_model_load(name, &sd->m, err, errlen);
+	if (rc) {
+		free(sd);
+		return rc;
+	}
+	if ((rc = hd_sim_new(&sd->s, sd->m, seed))) {
+		hd_sim_model_free(sd->m);
+		free(sd);
+		snprintf(err, errlen, "malloc %s: %s", d->path, strerror(-rc));
+		return rc;
+	}
+	d->ops = &sim_ops;
+	d->kind = HD_DEV_SIM;
+	d->size = sd->m->sectors * sd->m->sector_bytes;
+	d->logical_sector = BLK;
+	d->physical_sector = sd->m->sector_bytes;
+	d->io_align = BLK;
+	d->rotational = 1;
+	d->direct = 1;
+	d->writable = !!(flags & HD_OPEN_WRITE);
+	/* A forced-unit-access write goes through to the media, the cache notwithstanding. */
+	d->sync = d->writable && (flags & HD_OPEN_SYNC);
+	hd_sim_set_fua(sd->s, d->sync);
+	snprintf(d->model, sizeof(d->model), "%s", sd->m->name);
+	d->priv = sd;
+	return 0;
+}
