@@ -268,7 +268,7 @@ static void summarize_file(struct hd_json *j, const char *path)
 	hd_json_bool(j, "complete", v && strcmp(v, "yes") == 0);
 	hd_json_uint(j, "rows", df->nrows);
 	if (hd_df_meta(df, "samples_error"))
-		hd_json_uint(j, "errors", hd_df_error_count(df));
+		hd_json_uint(j, "errors", hd_evidence_error_count(df));
 	if ((v = hd_df_meta(df, "drive_time_ms")))
 		hd_json_num(j, "drive_time_s", atof(v) / 1e3);
 	if ((v = hd_df_meta(df, "cache_threshold_ms")))
@@ -276,7 +276,7 @@ static void summarize_file(struct hd_json *j, const char *path)
 	{
 		/* Where the drive failed, for whoever reads the summary rather than the data. */
 		double at[100];
-		size_t n = hd_df_error_offsets(df, at, 100);
+		size_t n = hd_evidence_error_offsets(df, at, 100);
 
 		if (n) {
 			hd_json_arr(j, "failing_offsets");

@@ -367,8 +367,8 @@ static void rule_errors(struct verdict *v, struct hd_df **dfs, const char **name
 
 		if (!dfs[f] || sums_listed_requests(dfs, names, nf, f))
 			continue;
-		total += hd_df_error_count(dfs[f]);
-		k = hd_df_error_offsets(dfs[f], at, 12);
+		total += hd_evidence_error_count(dfs[f]);
+		k = hd_evidence_error_offsets(dfs[f], at, 12);
 		for (size_t i = 0; i < k && i < 12 && listed < 12 && len < sizeof(list) - 40; i++, listed++)
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s@%.0f", listed ? ", " : "",
 						names[f], at[i]);
