@@ -20,6 +20,7 @@
 #include "hddscope/fsutil.h"
 #include "hddscope/json.h"
 #include "hddscope/stats.h"
+#include "hddscope/util.h"
 
 #define MAX_FILES 64
 #define BINS_PER_OCTAVE 3
@@ -1208,22 +1209,27 @@ double hd_fit_track_bytes(double d, double lat, double rev, double block)
 	return d / x;
 }
 
-/* Zone steps: a new level where the rate leaves the current one by 1.5% and the next point agrees. */
-static void put_zones(struct hd_json *j, const struct hd_df *zone)
+/*
+ * Zone steps: a new level where the rate leaves the current one by 1.5%
+ * and the next point agrees.  Outer and inner are the first and last
+ * levels.  0, or -ENOMEM.
+ */
+static int zone_steps(const struct hd_df *zone, struct hd_fit_result *r)
 {
-	const struct hd_df_col *o = zone ? hd_df_col(zone, "offset_bytes") : NULL, *r = zone ? hd_df_col(zone, "mb_s") : NULL;
-	double sum = 0, first = NAN, last = NAN;
+	const struct hd_df_col *o = zone ? hd_df_col(zone, "offset_bytes") : NULL, *v = zone ? hd_df_col(zone, "mb_s") : NULL;
+	double sum = 0, first;
 	size_t cnt = 0, n;
 
-	if (!o || !r || o->type != HD_COL_NUM || r->type != HD_COL_NUM || !zone->nrows) {
-		hd_json_null(j, "zones");
-		return;
-	}
+	r->zones_outer_mb_s = r->zones_inner_mb_s = NAN;
+	if (!o || !v || o->type != HD_COL_NUM || v->type != HD_COL_NUM || !zone->nrows)
+		return 0;
 	n = zone->nrows;
-	hd_json_obj(j, "zones");
-	hd_json_arr(j, "steps");
+	r->zones = malloc(n * sizeof(*r->zones));
+	if (!r->zones)
+		return -ENOMEM;
+	r->have_zones = 1;
 	for (size_t i = 0; i < n; i++) {
-		double x = r->num[i];
+		double x = v->num[i];
 
 		if (cnt && fabs(x - sum / (double)cnt) <= 0.015 * sum / (double)cnt) {
 			sum += x;
@@ -1231,135 +1237,122 @@ static void put_zones(struct hd_json *j, const struct hd_df *zone)
 			continue;
 		}
 		/* A read straddling two zones runs between their rates: wait for a second point. */
-		if (cnt && i + 1 < n && fabs(r->num[i + 1] - x) > 0.015 * x)
+		if (cnt && i + 1 < n && fabs(v->num[i + 1] - x) > 0.015 * x)
 			continue;
-		if (cnt) {
-			hd_json_num(j, "mb_s", sum / (double)cnt);
-			hd_json_end(j);
-			last = sum / (double)cnt;
-		}
-		hd_json_obj(j, NULL);
-		hd_json_num(j, "offset_bytes", o->num[i]);
+		if (cnt)
+			r->zones[r->nzones - 1].mb_s = sum / (double)cnt;
+		r->zones[r->nzones++] = (struct hd_fit_zone){ o->num[i], NAN };
 		sum = x;
 		cnt = 1;
-		if (isnan(first))
-			first = -1;
 	}
-	if (cnt) {
-		hd_json_num(j, "mb_s", sum / (double)cnt);
-		hd_json_end(j);
-		last = sum / (double)cnt;
-	}
-	hd_json_end(j);
-	/* Outer and inner: the first and last levels. */
-	first = r->num[0];
-	for (size_t i = 1; i < n && fabs(r->num[i] - r->num[0]) <= 0.015 * r->num[0]; i++)
-		first = (first * (double)i + r->num[i]) / (double)(i + 1);
-	hd_json_num(j, "outer_mb_s", first);
-	hd_json_num(j, "inner_mb_s", last);
-	hd_json_end(j);
+	r->zones[r->nzones - 1].mb_s = sum / (double)cnt;
+	first = v->num[0];
+	for (size_t i = 1; i < n && fabs(v->num[i] - v->num[0]) <= 0.015 * v->num[0]; i++)
+		first = (first * (double)i + v->num[i]) / (double)(i + 1);
+	r->zones_outer_mb_s = first;
+	r->zones_inner_mb_s = r->zones[r->nzones - 1].mb_s;
+	return 0;
 }
 
+/* What the data files' headers say of a cache (key): "on", "off" or NULL. */
 static const char *header_onoff(const struct inputs *in, const char *key)
 {
 	for (size_t k = 0; k < in->n; k++) {
 		const char *v = hd_df_meta(in->df[k], key);
 
-		if (v && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0))
-			return v;
+		/* Static strings: the result outlives the files. */
+		if (v && strcmp(v, "on") == 0)
+			return "on";
+		if (v && strcmp(v, "off") == 0)
+			return "off";
 	}
 	return NULL;
 }
 
-static void put_detect(struct hd_json *j, const char *key, int got)
+/* IOPS at the deepest queue over one client's, NAN without a queue file. */
+static double queue_gain(const struct hd_df *queue)
 {
-	if (got < 0)
-		hd_json_null(j, key);
-	else
-		hd_json_str(j, key, got ? "on" : "off");
+	const struct hd_df_col *p = queue ? hd_df_col(queue, "procs") : NULL, *io = queue ? hd_df_col(queue, "iops") : NULL;
+	double i1 = NAN, imax = NAN, pmax = 0;
+
+	for (size_t i = 0; p && io && p->type == HD_COL_NUM && io->type == HD_COL_NUM && i < queue->nrows; i++) {
+		if (p->num[i] == 1)
+			i1 = io->num[i];
+		if (p->num[i] > pmax) {
+			pmax = p->num[i];
+			imax = io->num[i];
+		}
+	}
+	return imax / i1;
 }
 
-static void put_fit_json(struct hd_json *j, const struct fit *f, const struct inputs *in)
+/*
+ * x as a JSON number reads it back (hd_json_num's forms): null for what is
+ * not finite, whole numbers in full, others to ten significant digits.
+ */
+static double stored(double x)
 {
-	const char *wh = header_onoff(in, "write_cache"), *rh = header_onoff(in, "read_lookahead");
+	char buf[48];
+	double v;
 
-	hd_json_obj(j, NULL);
-	hd_json_num(j, "rpm", 60000.0 / f->rev);
-	hd_json_num(j, "rpm_uncertainty", 60000.0 / (f->rev * f->rev) * f->rev_unc);
-	hd_json_str(j, "rpm_method", f->rev_method);
-	hd_json_num(j, "revolution_ms", f->rev);
-	hd_json_num(j, "revolution_uncertainty_ms", f->rev_unc);
-	hd_json_uint(j, "revolution_points", f->rev_points);
-	hd_json_num(j, "overhead_ms", f->C);
-	hd_json_str(j, "overhead_method", f->C_method);
-	hd_json_num(j, "block_bytes", f->block);
-	hd_json_num(j, "cache_hit_ms", f->hit_ms);
-	hd_json_num(j, "track_to_track_ms", f->t2t);
-	hd_json_num(j, "avg_seek_ms", f->avg);
-	hd_json_num(j, "full_stroke_ms", f->full);
-	hd_json_num(j, "capacity_bytes", f->cap);
-	hd_json_str(j, "seek_estimator",
-		    "trimmed midrange per distance bin minus half a revolution and the overhead "
-		    "(latencies detrended to the bin's distance along the curve)");
-	hd_json_obj(j, "model");
-	if (f->have_rw) {
-		hd_json_num(j, "a", f->rw.a);
-		hd_json_num(j, "b", f->rw.b);
-		hd_json_num(j, "knee_bytes", f->rw.knee);
-		hd_json_num(j, "c", f->rw.c);
-		hd_json_num(j, "e", f->rw.e);
-		hd_json_num(j, "rms_ms", f->rw.rms);
-	}
-	hd_json_end(j);
-	hd_json_obj(j, "read_ahead");
-	if (f->ra < 0) {
-		hd_json_null(j, "detected");
-		hd_json_null(j, "bytes");
-	} else {
-		hd_json_bool(j, "detected", f->ra);
-		hd_json_num(j, "bytes", f->ra_bytes);
-	}
-	hd_json_str(j, "header", rh);
-	if (f->ra >= 0 && rh)
-		hd_json_bool(j, "agrees", f->ra == (strcmp(rh, "on") == 0));
-	else
-		hd_json_null(j, "agrees");
-	hd_json_end(j);
-	hd_json_obj(j, "write_cache");
-	put_detect(j, "detected", f->wc);
-	hd_json_str(j, "header", wh);
-	if (f->wc >= 0 && wh)
-		hd_json_bool(j, "agrees", f->wc == (strcmp(wh, "on") == 0));
-	else
-		hd_json_null(j, "agrees");
-	hd_json_str(j, "method", f->wc_method);
-	hd_json_num(j, "read_p1_ms", f->wc_median);
-	hd_json_end(j);
-	hd_json_obj(j, "track_bytes");
-	hd_json_num(j, "outer", f->trk_outer);
-	hd_json_num(j, "inner", f->trk_inner);
-	hd_json_end(j);
-	put_zones(j, in->zone);
-	if (in->queue) {
-		const struct hd_df_col *p = hd_df_col(in->queue, "procs"), *io = hd_df_col(in->queue, "iops");
-		double i1 = NAN, imax = NAN, pmax = 0;
+	if (!isfinite(x))
+		return NAN;
+	if ((x == floor(x) && fabs(x) < 9007199254740992.0) || fabs(x) >= 1.797693134e308)
+		return x;
+	snprintf(buf, sizeof(buf), "%.10g", x);
+	return hd_parse_double(buf, &v) ? x : v;
+}
 
-		for (size_t i = 0; p && io && p->type == HD_COL_NUM && io->type == HD_COL_NUM && i < in->queue->nrows; i++) {
-			if (p->num[i] == 1)
-				i1 = io->num[i];
-			if (p->num[i] > pmax) {
-				pmax = p->num[i];
-				imax = io->num[i];
-			}
-		}
-		hd_json_num(j, "queue_gain", imax / i1);
-	} else {
-		hd_json_null(j, "queue_gain");
-	}
-	hd_json_num(j, "seek_reference_bytes", f->ref);
-	hd_json_num(j, "response_from_bytes", f->resp_from);
-	hd_json_str(j, "seekcurve_file", "seekcurve.tsv");
-	hd_json_end(j);
+/* The figures of f into r, as the fit section holds them; 0 or -ENOMEM. */
+static int result_of(const struct fit *f, const struct inputs *in, struct hd_fit_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->rpm = stored(60000.0 / f->rev);
+	r->rpm_uncertainty = stored(60000.0 / (f->rev * f->rev) * f->rev_unc);
+	r->rpm_method = f->rev_method;
+	r->revolution_ms = stored(f->rev);
+	r->revolution_uncertainty_ms = stored(f->rev_unc);
+	r->revolution_points = f->rev_points;
+	r->overhead_ms = stored(f->C);
+	r->overhead_method = f->C_method;
+	r->block_bytes = stored(f->block);
+	r->cache_hit_ms = stored(f->hit_ms);
+	r->track_to_track_ms = stored(f->t2t);
+	r->avg_seek_ms = stored(f->avg);
+	r->full_stroke_ms = stored(f->full);
+	r->capacity_bytes = stored(f->cap);
+	r->seek_estimator = "trimmed midrange per distance bin minus half a revolution and the overhead "
+			    "(latencies detrended to the bin's distance along the curve)";
+	r->have_model = f->have_rw;
+	r->model = (struct hd_fit_rw){ stored(f->rw.a), stored(f->rw.b), stored(f->rw.knee),
+				       stored(f->rw.c), stored(f->rw.e), stored(f->rw.rms) };
+	r->read_ahead = f->ra;
+	r->read_ahead_bytes = f->ra < 0 ? NAN : stored(f->ra_bytes);
+	r->read_ahead_header = header_onoff(in, "read_lookahead");
+	r->write_cache = f->wc;
+	r->write_cache_header = header_onoff(in, "write_cache");
+	r->write_cache_method = f->wc_method;
+	r->write_cache_read_p1_ms = stored(f->wc_median);
+	r->track_bytes_outer = stored(f->trk_outer);
+	r->track_bytes_inner = stored(f->trk_inner);
+	if (zone_steps(in->zone, r))
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nzones; i++)
+		r->zones[i] = (struct hd_fit_zone){ stored(r->zones[i].offset_bytes), stored(r->zones[i].mb_s) };
+	r->zones_outer_mb_s = stored(r->zones_outer_mb_s);
+	r->zones_inner_mb_s = stored(r->zones_inner_mb_s);
+	r->queue_gain = stored(queue_gain(in->queue));
+	r->seek_reference_bytes = stored(f->ref);
+	r->response_from_bytes = stored(f->resp_from);
+	r->seekcurve_file = "seekcurve.tsv";
+	return 0;
+}
+
+void hd_fit_result_free(struct hd_fit_result *r)
+{
+	free(r->zones);
+	r->zones = NULL;
+	r->nzones = 0;
 }
 
 /* Copy a header line from src when it has one. */
@@ -1510,111 +1503,28 @@ static void free_fit(struct fit *f)
 	free(f->far);
 }
 
-int hd_fit_dir(const char *dir, struct hd_jv **out, char *err, size_t errlen)
+int hd_fit_dir(const char *dir, struct hd_fit_result *out, char *err, size_t errlen)
 {
 	struct inputs in;
 	struct fit f;
-	struct hd_json j;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
 	int rc = -1;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	if (load_inputs(dir, &in, err, errlen))
 		goto done;
-	if (fit_all(&f, &in, err, errlen)) {
-		free_fit(&f);
-		goto done;
-	}
+	if (fit_all(&f, &in, err, errlen))
+		goto fitted;
 	if (write_seekcurve(dir, &f, &in, err, errlen))
 		goto fitted;
-	/* The section is written with the streaming writer, then read back as a document. */
-	m = open_memstream(&text, &len);
-	if (!m) {
+	if (result_of(&f, &in, out)) {
 		fail(err, errlen, "out of memory");
+		hd_fit_result_free(out);
 		goto fitted;
 	}
-	hd_json_init(&j, m, 1);
-	put_fit_json(&j, &f, &in);
-	if (fclose(m) || hd_jv_parse(text, len, "fit", out, err, errlen))
-		goto fitted;
 	rc = 0;
 fitted:
-	free(text);
 	free_fit(&f);
 done:
 	free_inputs(&in);
 	return rc;
-}
-
-/* dir/summary.json as a JSON object in *doc, an empty one when there is none; -1 with err. */
-static int load_summary(const char *dir, struct hd_jv **doc, char *err, size_t errlen)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	*doc = NULL;
-	if (access(path, F_OK) != 0) {
-		*doc = hd_jv_new(HD_JV_OBJ);
-		if (*doc)
-			return 0;
-		fail(err, errlen, "out of memory");
-		return -1;
-	}
-	if (hd_jv_load(path, doc, err, errlen))
-		return -1;
-	if ((*doc)->type != HD_JV_OBJ) {
-		hd_jv_free(*doc);
-		*doc = NULL;
-		fail(err, errlen, "%s: not a JSON object", path);
-		return -1;
-	}
-	return 0;
-}
-
-int hd_fit_check_summary(const char *dir, char *err, size_t errlen)
-{
-	struct hd_jv *doc;
-
-	if (load_summary(dir, &doc, err, errlen))
-		return -1;
-	hd_jv_free(doc);
-	return 0;
-}
-
-int hd_fit_store_summary(const char *dir, struct hd_jv *fit, char *err, size_t errlen)
-{
-	char path[4096];
-	struct hd_jv *doc = NULL;
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	if (load_summary(dir, &doc, err, errlen)) {
-		hd_jv_free(fit);
-		return -1;
-	}
-	if (hd_jv_set(doc, "fit", fit)) {
-		fail(err, errlen, "out of memory");
-		hd_jv_free(doc);
-		hd_jv_free(fit);
-		return -1;
-	}
-	rc = hd_jv_save(path, doc);
-	hd_jv_free(doc);
-	if (rc) {
-		fail(err, errlen, "write %s: %s", path, strerror(-rc));
-		return -1;
-	}
-	return 0;
-}
-
-int hd_fit_update_summary(const char *dir, char *err, size_t errlen)
-{
-	struct hd_jv *fit;
-
-	/* A summary.json that cannot take the result is found before seekcurve.tsv is written. */
-	if (hd_fit_check_summary(dir, err, errlen) || hd_fit_dir(dir, &fit, err, errlen))
-		return -1;
-	return hd_fit_store_summary(dir, fit, err, errlen);
 }
