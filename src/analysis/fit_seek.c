@@ -178,102 +178,96 @@ static struct samp *queue_samples(const struct hd_df *df, size_t *n)
 	return v;
 }
 
-/* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
-int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t errlen)
+/*
+ * Seek samples into bins of a third of an octave up from the shortest
+ * distance; returns the longest distance (0 without samples).
+ */
+static double key_seek(struct samp *s, size_t ns)
 {
-	size_t ns = 0, nr = 0, nq = 0, nb = 0, nh = 0;
-	struct samp *s = fit_samples(in->seek, "read", "media", &ns);
-	struct samp *r = fit_samples(in->resp, "read", "media", &nr), *all = NULL;
-	struct samp *q = queue_samples(in->qreq, &nq);
-	struct pbin *b = NULL;
-	double smin = INFINITY, smax = 0, *tmp = NULL, *dist = NULL, *delta = NULL, *sig2 = NULL;
-	int rc = -1;
+	double smin = INFINITY, smax = 0;
 
 	for (size_t i = 0; i < ns; i++) {
 		smax = fmax(smax, fabs(s[i].d));
 		smin = fmin(smin, fabs(s[i].d));
 	}
-	/* The response probe adds the distances the seek file does not reach. */
-	f->resp_from = ns ? smax * 1.2 : 0;
-	if (r) {
-		size_t k = 0, nd = 0;
-
-		qsort(r, nr, sizeof(*r), fit_cmp_samp_d);
-		fit_drop_fixed_starts(r, &nr);
-		for (size_t i = 0; i < nr; i++)
-			if (fabs(r[i].d) >= f->resp_from && fabs(r[i].d) > 2 * f->block)
-				r[k++] = r[i];
-		nr = k;
-		/* One bin per grid distance, numbered after every seek bin. */
-		dist = malloc((nr ? nr : 1) * sizeof(*dist));
-		for (size_t i = 0; dist && i < nr; i++)
-			dist[i] = fabs(r[i].d);
-		if (dist)
-			qsort(dist, nr, sizeof(*dist), cmp_double);
-		for (size_t i = 0; dist && i < nr; i++)
-			if (i == 0 || dist[i] != dist[i - 1])
-				dist[nd++] = dist[i];
-		for (size_t i = 0; dist && i < nr; i++) {
-			size_t lo = 0, hi = nd;
-
-			while (hi - lo > 1) {
-				size_t mid = (lo + hi) / 2;
-				if (dist[mid] <= fabs(r[i].d))
-					lo = mid;
-				else
-					hi = mid;
-			}
-			r[i].key = 1000000 + (int)lo;
-		}
-	}
 	for (size_t i = 0; i < ns; i++)
 		s[i].key = (int)floor(log2(fabs(s[i].d) / smin) * BINS_PER_OCTAVE);
-	{
-		size_t k = 0;
+	return smax;
+}
 
-		for (size_t i = 0; i < nq; i++)
-			if (fabs(q[i].d) >= f->resp_from && q[i].d != 0) {
-				q[k] = q[i];
-				q[k++].key = 2000000 + (int)floor(log2(fabs(q[i].d)) * BINS_PER_OCTAVE);
-			}
-		nq = k;
-	}
-	/* From here on the response and queue samples are one set. */
-	if (nq) {
-		struct samp *rq = realloc(r, (nr + nq) * sizeof(*r));
+/*
+ * The response samples from |d| = from on (and beyond two blocks), kept in
+ * place: one bin per grid distance, numbered after every seek bin.  0, or
+ * -1 when out of memory.
+ */
+static int key_response(struct samp *r, size_t *nr, double from, double block)
+{
+	size_t k = 0, nd = 0, n = *nr;
+	double *dist;
 
-		if (!rq) {
-			fit_fail(err, errlen, "out of memory");
-			goto out;
+	if (!r)
+		return 0;
+	qsort(r, n, sizeof(*r), fit_cmp_samp_d);
+	fit_drop_fixed_starts(r, &n);
+	for (size_t i = 0; i < n; i++)
+		if (fabs(r[i].d) >= from && fabs(r[i].d) > 2 * block)
+			r[k++] = r[i];
+	*nr = n = k;
+	dist = malloc((n ? n : 1) * sizeof(*dist));
+	if (!dist)
+		return n ? -1 : 0;
+	for (size_t i = 0; i < n; i++)
+		dist[i] = fabs(r[i].d);
+	qsort(dist, n, sizeof(*dist), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || dist[i] != dist[i - 1])
+			dist[nd++] = dist[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = 0, hi = nd;
+
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			if (dist[mid] <= fabs(r[i].d))
+				lo = mid;
+			else
+				hi = mid;
 		}
-		r = rq;
-		memcpy(r + nr, q, nq * sizeof(*q));
-		nr += nq;
+		r[i].key = 1000000 + (int)lo;
 	}
-	f->far = malloc((nr ? nr : 1) * sizeof(*f->far));
-	for (size_t i = 0; f->far && i < nr; i++)
-		if (fabs(r[i].d) >= f->cap / 2)
-			f->far[f->nfar++] = r[i];
-	all = malloc((ns + nr ? ns + nr : 1) * sizeof(*all));
-	b = calloc(ns + nr ? ns + nr : 1, sizeof(*b));
-	f->rows = calloc(2 * (ns + nr) + 1, sizeof(*f->rows));
-	f->pool = calloc(ns + nr ? ns + nr : 1, sizeof(*f->pool));
-	delta = calloc(2 * (ns + nr) + 1, sizeof(*delta));
-	sig2 = calloc(2 * (ns + nr) + 1, sizeof(*sig2));
-	tmp = malloc((ns + nr ? ns + nr : 1) * sizeof(*tmp));
-	if (!all || !b || !f->rows || !f->pool || !delta || !sig2 || !tmp || (nr && !dist)) {
-		fit_fail(err, errlen, "out of memory");
-		goto out;
-	}
-	if (ns)
-		memcpy(all, s, ns * sizeof(*s));
-	if (nr)
-		memcpy(all + ns, r, nr * sizeof(*r));
-	qsort(all, ns + nr, sizeof(*all), cmp_key);
-	for (size_t i = 0, j; i < ns + nr; i = j) {
+	free(dist);
+	return 0;
+}
+
+/* The queue pairs from |d| = from on, kept in place, in bins of a third of an octave after every response bin. */
+static void key_queue(struct samp *q, size_t *nq, double from)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *nq; i++)
+		if (fabs(q[i].d) >= from && q[i].d != 0) {
+			q[k] = q[i];
+			q[k++].key = 2000000 + (int)floor(log2(fabs(q[i].d)) * BINS_PER_OCTAVE);
+		}
+	*nq = k;
+}
+
+/*
+ * The samples (sorted here by bin) into bins b of MIN_BIN or more, sorted
+ * by distance, each with its band edge; tmp holds n values.  A bin whose
+ * latencies span less than half a revolution did not sample the rotation
+ * and is dropped.  (Moving samples along the curve to their bin's distance
+ * first was tried: the neighbours' noise it brings in costs more than a
+ * third of an octave of slope does.)  Returns the number of bins.
+ */
+static size_t make_bins(struct samp *all, size_t n, double rev, struct pbin *b, double *tmp)
+{
+	size_t nb = 0, k = 0;
+
+	qsort(all, n, sizeof(*all), cmp_key);
+	for (size_t i = 0, j; i < n; i = j) {
 		size_t m = i;
 
-		for (j = i; j < ns + nr && all[j].key == all[i].key; j++)
+		for (j = i; j < n && all[j].key == all[i].key; j++)
 			if (all[j].d < 0)
 				m = j + 1;
 		if (j - i < MIN_BIN)
@@ -281,30 +275,27 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 		b[nb++] = (struct pbin){ geo_mean(all, i, j), 0, 0, i, m, j, all[i].key };
 	}
 	qsort(b, nb, sizeof(*b), cmp_pbin);
-	/*
-	 * The band of each bin; a bin whose latencies span less than half a
-	 * revolution did not sample the rotation and is dropped.  (Moving
-	 * samples along the curve to their bin's distance first was tried: the
-	 * neighbours' noise it brings in costs more than a third of an octave
-	 * of slope does.)
-	 */
-	{
-		size_t k = 0;
+	for (size_t i = 0; i < nb; i++) {
+		for (size_t j = b[i].i0; j < b[i].i1; j++)
+			tmp[j - b[i].i0] = all[j].lat;
+		b[i].lo = fit_band_edge(tmp, b[i].i1 - b[i].i0, rev, &b[i].spread);
+		if (b[i].spread >= 0.5 * rev)
+			b[k++] = b[i];
+	}
+	return k;
+}
 
-		for (size_t i = 0; i < nb; i++) {
-			for (size_t j = b[i].i0; j < b[i].i1; j++)
-				tmp[j - b[i].i0] = all[j].lat;
-			b[i].lo = fit_band_edge(tmp, b[i].i1 - b[i].i0, f->rev, &b[i].spread);
-			if (b[i].spread >= 0.5 * f->rev)
-				b[k++] = b[i];
-		}
-		nb = k;
-	}
-	if (!nb) {
-		fit_fail(err, errlen, "no seek or response samples to fit a seek curve to");
-		goto out;
-	}
-	/* Each direction of each bin: its own band edge, as a deviation from the pooled curve. */
+/*
+ * Each bin into the pooled points (f->pool), and each direction of each
+ * bin into a row (f->rows) at the pooled curve, with its own band edge's
+ * deviation from that curve in delta and the deviation's noise variance in
+ * sig2.  Returns the number of rows.
+ */
+static size_t direction_rows(struct fit *f, const struct samp *all, const struct pbin *b, size_t nb, double *tmp,
+			     double *delta, double *sig2)
+{
+	size_t nh = 0;
+
 	for (size_t k = 0; k < nb; k++) {
 		size_t part[3] = { b[k].i0, b[k].im, b[k].i1 };
 
@@ -323,24 +314,29 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 			f->rows[nh++] = (struct srow){ h ? D : -D, curve_at(b, nb, D), n };
 		}
 	}
-	/*
-	 * How much the directions truly differ: their deviations at adjacent
-	 * distances share a real difference (which varies smoothly) but not
-	 * their noise, so the mean product of neighbours estimates its square.
-	 */
-	{
-		double sum = 0;
-		size_t pairs = 0;
+	return nh;
+}
 
-		for (size_t k = 0; k < nh; k++)
-			for (size_t j = k + 1; j < nh && j <= k + 2; j++)
-				if ((f->rows[j].d < 0) == (f->rows[k].d < 0)) {
-					sum += delta[k] * delta[j];
-					pairs++;
-					break;
-				}
-		f->tau = pairs ? sqrt(fmax(0, sum / (double)pairs)) : 0;
-	}
+/*
+ * How much the directions truly differ: their deviations at adjacent
+ * distances share a real difference (which varies smoothly) but not
+ * their noise, so the mean product of neighbours estimates its square.
+ * Each row keeps its deviation in that proportion, less the overhead; the
+ * rows end sorted by signed distance.
+ */
+static void shrink_directions(struct fit *f, const double *delta, const double *sig2, size_t nh)
+{
+	double sum = 0;
+	size_t pairs = 0;
+
+	for (size_t k = 0; k < nh; k++)
+		for (size_t j = k + 1; j < nh && j <= k + 2; j++)
+			if ((f->rows[j].d < 0) == (f->rows[k].d < 0)) {
+				sum += delta[k] * delta[j];
+				pairs++;
+				break;
+			}
+	f->tau = pairs ? sqrt(fmax(0, sum / (double)pairs)) : 0;
 	for (size_t k = 0; k < nh; k++) {
 		double t2 = f->tau * f->tau;
 
@@ -348,6 +344,64 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 	}
 	f->nrows = nh;
 	qsort(f->rows, f->nrows, sizeof(*f->rows), cmp_row);
+}
+
+/* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
+int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t errlen)
+{
+	size_t ns = 0, nr = 0, nq = 0, nb, n;
+	struct samp *s = fit_samples(in->seek, "read", "media", &ns);
+	struct samp *r = fit_samples(in->resp, "read", "media", &nr), *all = NULL;
+	struct samp *q = queue_samples(in->qreq, &nq);
+	struct pbin *b = NULL;
+	double *tmp = NULL, *delta = NULL, *sig2 = NULL, smax = key_seek(s, ns);
+	int rc = -1;
+
+	/* The response probe adds the distances the seek file does not reach. */
+	f->resp_from = ns ? smax * 1.2 : 0;
+	key_queue(q, &nq, f->resp_from);
+	if (key_response(r, &nr, f->resp_from, f->block)) {
+		fit_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	/* From here on the response and queue samples are one set. */
+	if (nq) {
+		struct samp *rq = realloc(r, (nr + nq) * sizeof(*r));
+
+		if (!rq) {
+			fit_fail(err, errlen, "out of memory");
+			goto out;
+		}
+		r = rq;
+		memcpy(r + nr, q, nq * sizeof(*q));
+		nr += nq;
+	}
+	f->far = malloc((nr ? nr : 1) * sizeof(*f->far));
+	for (size_t i = 0; f->far && i < nr; i++)
+		if (fabs(r[i].d) >= f->cap / 2)
+			f->far[f->nfar++] = r[i];
+	n = ns + nr;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	b = calloc(n ? n : 1, sizeof(*b));
+	f->rows = calloc(2 * n + 1, sizeof(*f->rows));
+	f->pool = calloc(n ? n : 1, sizeof(*f->pool));
+	delta = calloc(2 * n + 1, sizeof(*delta));
+	sig2 = calloc(2 * n + 1, sizeof(*sig2));
+	tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	if (!all || !b || !f->rows || !f->pool || !delta || !sig2 || !tmp) {
+		fit_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	if (ns)
+		memcpy(all, s, ns * sizeof(*s));
+	if (nr)
+		memcpy(all + ns, r, nr * sizeof(*r));
+	nb = make_bins(all, n, f->rev, b, tmp);
+	if (!nb) {
+		fit_fail(err, errlen, "no seek or response samples to fit a seek curve to");
+		goto out;
+	}
+	shrink_directions(f, delta, sig2, direction_rows(f, all, b, nb, tmp, delta, sig2));
 	f->have_rw = hd_fit_rw(f->pool, f->npool, &f->rw) == 0;
 	rc = 0;
 out:
@@ -357,7 +411,6 @@ out:
 	free(all);
 	free(b);
 	free(tmp);
-	free(dist);
 	free(delta);
 	free(sig2);
 	return rc;
