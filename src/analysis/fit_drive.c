@@ -185,14 +185,51 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
 	return k;
 }
 
+/*
+ * The seek table: track-to-track, the measured curve with each byte
+ * distance mapped to tracks through the layout at the seek reference, then
+ * the Ruemmler-Wilkes model rw up to the full stroke.
+ */
+static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_result *fit,
+			   const struct hd_fit_rw *rw, const double *D, const double *ms, size_t np)
+{
+	double cap = fit->capacity_bytes, t2t = fit->track_to_track_ms, last_c = 0, total_cyl;
+	double ref = or_default(fit->seek_reference_bytes, cap / 2);
+
+	total_cyl = (double)(L->z[L->n - 1].first_cyl + L->z[L->n - 1].ncyl);
+	if (isfinite(t2t) && cyls_for(L, ref, D[0], cap) >= 2) {
+		fprintf(f, "seek = 1 %.4f\n", fmax(t2t, 0.01));
+		last_c = 1;
+	}
+	for (size_t i = 0; i < np; i++) {
+		double c = floor(cyls_for(L, ref, D[i], cap) + 0.5);
+
+		if (c <= last_c || c >= total_cyl)
+			continue;
+		fprintf(f, "seek = %.0f %.4f\n", c, fmax(ms[i], 0.01));
+		last_c = c;
+	}
+	/* Beyond the measured distances, the model up to the full stroke. */
+	if (isfinite(rw->a) && isfinite(rw->c)) {
+		for (double d = D[np - 1] * 1.5; last_c < total_cyl - 1; d *= 1.5) {
+			double c = d >= cap ? total_cyl - 1 : floor(cyls_for(L, cap / 2, d, cap) + 0.5);
+
+			if (c > last_c) {
+				fprintf(f, "seek = %.0f %.4f\n", c, fmax(hd_fit_rw_at(rw, fmin(d, cap)), 0.01));
+				last_c = c;
+			}
+		}
+	}
+}
+
 int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const char *path, const char *name,
 		       char *err, size_t errlen)
 {
 	double rev = fit->revolution_ms, cap = fit->capacity_bytes;
 	double C = fit->overhead_ms, block = or_default(fit->block_bytes, 4096);
 	double hit = fit->cache_hit_ms, t2t = fit->track_to_track_ms;
-	double ref = or_default(fit->seek_reference_bytes, cap / 2), qg = fit->queue_gain;
-	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, last_c = 0, total_cyl;
+	double qg = fit->queue_gain;
+	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid;
 	struct hd_fit_rw rw = { NAN, NAN, NAN, NAN, NAN, 0 };
 	struct layout L;
 	size_t np;
@@ -249,30 +286,7 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		fprintf(f, "zone = %llu %llu %u 0 %u\n", (unsigned long long)L.z[i].first_cyl,
 			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew);
 	}
-	total_cyl = (double)(L.z[L.n - 1].first_cyl + L.z[L.n - 1].ncyl);
-	if (isfinite(t2t) && cyls_for(&L, ref, D[0], cap) >= 2) {
-		fprintf(f, "seek = 1 %.4f\n", fmax(t2t, 0.01));
-		last_c = 1;
-	}
-	for (size_t i = 0; i < np; i++) {
-		double c = floor(cyls_for(&L, ref, D[i], cap) + 0.5);
-
-		if (c <= last_c || c >= total_cyl)
-			continue;
-		fprintf(f, "seek = %.0f %.4f\n", c, fmax(ms[i], 0.01));
-		last_c = c;
-	}
-	/* Beyond the measured distances, the model up to the full stroke. */
-	if (isfinite(rw.a) && isfinite(rw.c)) {
-		for (double d = D[np - 1] * 1.5; last_c < total_cyl - 1; d *= 1.5) {
-			double c = d >= cap ? total_cyl - 1 : floor(cyls_for(&L, cap / 2, d, cap) + 0.5);
-
-			if (c > last_c) {
-				fprintf(f, "seek = %.0f %.4f\n", c, fmax(hd_fit_rw_at(&rw, fmin(d, cap)), 0.01));
-				last_c = c;
-			}
-		}
-	}
+	put_seek_table(f, &L, fit, &rw, D, ms, np);
 	fprintf(f, "read_overhead_ms = %.4f\nwrite_overhead_ms = %.4f\ncache_hit_overhead_ms = %.4f\n",
 		isfinite(C) ? fmax(C - X, 0) : 0.3, isfinite(C) ? fmax(C - X, 0) : 0.3,
 		isfinite(hit) ? fmax(hit - block / (iface * 1e3), 0) : 0.1);
