@@ -6,7 +6,7 @@
 # The table of src/README.md: header owners, then what each layer may include.
 declare -A owner=(
 	[util]=lib [stats]=lib [fsutil]=lib [msg]=lib
-	[datafile]=format [json]=format
+	[datafile]=format [json]=format [profile_files]=format
 	[sim]=sim [preset]=sim
 	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev
 	[fit]=analysis [compare]=analysis [evidence]=analysis
