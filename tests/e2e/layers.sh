@@ -9,7 +9,7 @@ declare -A owner=(
 	[datafile]=format [json]=format [profile_files]=format
 	[sim]=sim [preset]=sim
 	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev
-	[fit]=analysis [compare]=analysis [evidence]=analysis
+	[fit]=analysis [compare]=analysis [evidence]=analysis [verdict]=analysis
 	[probe]=probe [session]=probe [cli]=probe
 	[cmd]=cmd [plot]=cmd
 )
