@@ -13,7 +13,7 @@
  * reference_bytes + distance_bytes.  Stores up to max of them in out and
  * returns how many error rows name an offset.
  */
-size_t hd_df_error_offsets(const struct hd_df *df, double *out, size_t max);
+size_t hd_evidence_error_offsets(const struct hd_df *df, double *out, size_t max);
 
 /*
  * The failed accesses a data file records: its rows of class "error" where
@@ -21,6 +21,6 @@ size_t hd_df_error_offsets(const struct hd_df *df, double *out, size_t max);
  * samples_error header, the only record a file of sums (bench, zone, queue)
  * keeps of them.
  */
-uint64_t hd_df_error_count(const struct hd_df *df);
+uint64_t hd_evidence_error_count(const struct hd_df *df);
 
 #endif

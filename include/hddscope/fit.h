@@ -1,11 +1,12 @@
 /*
- * Fitting a drive from its data files (issue "Insight"): the seek curve
+ * Fitting a drive from its data files: the seek curve
  * with rotation, transfer and overhead removed, the revolution time, the
  * overheads, datasheet seek figures, a Ruemmler-Wilkes model, read-ahead
  * and write-cache detection, zone rates, and a simulated-drive model of the
  * measured drive.  Analysis reads only data files, never a device.
  *
- * The fit section (an object) has at least these members, so that compare
+ * The fit is a struct hd_fit_result; written out (summary.json's "fit",
+ * fit --json) it is an object with at least these members, so that compare
  * and verdict can rely on them; a member whose evidence is missing is null:
  *   "rpm", "rpm_uncertainty", "rpm_method"            number, number, string
  *   "revolution_ms"                                   number
@@ -25,12 +26,63 @@
 
 #include "hddscope/json.h"
 
+/* A level of the zone curve: where it starts and its mean rate. */
+struct hd_fit_zone {
+	double offset_bytes, mb_s;
+};
+
+/* Ruemmler-Wilkes: a + b*sqrt(d) for d < knee, else c + e*d (d in bytes, ms); rms of the fit. */
+struct hd_fit_rw {
+	double a, b, knee, c, e, rms;
+};
+
+/*
+ * The fit of a drive: the members of the fit section, one field each.
+ * Every number is held as summary.json stores it (to the digits a JSON
+ * number carries, NAN where the section has null), so that a drive model
+ * written from a fit in memory and a comparison read from the stored
+ * section see the same figures.  A method is a static string or NULL.
+ */
+struct hd_fit_result {
+	double rpm, rpm_uncertainty;
+	const char *rpm_method;
+	double revolution_ms, revolution_uncertainty_ms;
+	size_t revolution_points;
+	double overhead_ms;
+	const char *overhead_method;
+	double block_bytes, cache_hit_ms;
+	double track_to_track_ms, avg_seek_ms, full_stroke_ms;
+	double capacity_bytes;
+	const char *seek_estimator;
+	int have_model;			/* model: fitted (else the section's "model" is empty) */
+	struct hd_fit_rw model;		/* knee NAN when no point lies above it */
+	int read_ahead;			/* -1 not measured, 0 no, 1 yes */
+	double read_ahead_bytes;
+	const char *read_ahead_header;	/* what the drive said: "on", "off" or NULL */
+	int write_cache;		/* -1 not measured, 0 off, 1 on */
+	const char *write_cache_header;	/* "on", "off" or NULL */
+	const char *write_cache_method;
+	double write_cache_read_p1_ms;
+	double track_bytes_outer, track_bytes_inner;	/* bytes per revolution at the ends */
+	int have_zones;			/* a zone file was read: zones, outer and inner hold */
+	struct hd_fit_zone *zones;
+	size_t nzones;
+	double zones_outer_mb_s, zones_inner_mb_s;
+	double queue_gain;		/* IOPS at the deepest queue over one client's */
+	double seek_reference_bytes, response_from_bytes;
+	const char *seekcurve_file;
+};
+
 /*
  * Fit the drive from the data files in dir: write dir/seekcurve.tsv and
- * return the fit section in *fit (the caller frees it).  Returns 0, or -1
- * with a message in err (no usable data, unreadable file).
+ * fill *fit (hd_fit_result_free releases it).  Returns 0, or -1 with a
+ * message in err (no usable data, unreadable file).
  */
-int hd_fit_dir(const char *dir, struct hd_jv **fit, char *err, size_t errlen);
+int hd_fit_dir(const char *dir, struct hd_fit_result *fit, char *err, size_t errlen);
+void hd_fit_result_free(struct hd_fit_result *fit);
+
+/* Write fit as a JSON object named key (NULL at the top level or in an array). */
+void hd_fit_json(struct hd_json *j, const char *key, const struct hd_fit_result *fit);
 
 /*
  * hd_fit_dir, then put the section into dir/summary.json as "fit" (the
@@ -51,11 +103,6 @@ struct hd_fit_pt {
 	int key;
 };
 
-/* Ruemmler-Wilkes: a + b*sqrt(d) for d < knee, else c + e*d (d in bytes, ms); rms of the fit. */
-struct hd_fit_rw {
-	double a, b, knee, c, e, rms;
-};
-
 /* Fit the model to n points ascending in d (weights: samples); 0, or -1 with fewer than 2 points. */
 int hd_fit_rw(const struct hd_fit_pt *pt, size_t n, struct hd_fit_rw *m);
 double hd_fit_rw_at(const struct hd_fit_rw *m, double d);
@@ -73,17 +120,14 @@ double hd_fit_track_bytes(double d, double lat, double rev, double block);
  */
 int hd_fit_check_summary(const char *dir, char *err, size_t errlen);
 
-/*
- * Put fit (which this takes over, also on failure) into dir/summary.json
- * as "fit".  0, or -1 with a message in err.
- */
-int hd_fit_store_summary(const char *dir, struct hd_jv *fit, char *err, size_t errlen);
+/* Put fit into dir/summary.json as "fit".  0, or -1 with a message in err. */
+int hd_fit_store_summary(const char *dir, const struct hd_fit_result *fit, char *err, size_t errlen);
 
 /*
  * Write a simulated-drive model (format 1) of the drive fitted in dir: fit
  * is its fit section, name the model's name.  0, or -1 with err.
  */
-int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *path, const char *name,
+int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const char *path, const char *name,
 		       char *err, size_t errlen);
 
 #endif

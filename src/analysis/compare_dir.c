@@ -17,6 +17,7 @@
 #include "hddscope/datafile.h"
 #include "hddscope/fsutil.h"
 #include "hddscope/json.h"
+#include "hddscope/profile_files.h"
 #include "hddscope/stats.h"
 #include "hddscope/util.h"
 
@@ -26,7 +27,7 @@ struct side {
 	char name;		/* 'A' or 'B' */
 	struct hd_jv *summary;	/* NULL when the directory has none */
 	char model[160];
-	struct hd_df *df[HD_CMP_MAX_TESTS];
+	struct hd_df *df[HD_PF_COUNT];	/* by enum hd_profile_file_id */
 	double rev_ms;		/* revolution for the outlier rule */
 	const char *rev_source;
 };
@@ -42,9 +43,8 @@ struct ctx {
 	size_t errlen;
 };
 
+/* What compare does with a data file of profile_files.h; a file without a section is not compared. */
 struct test {
-	const char *name;	/* data file <name>.tsv */
-	const char *test;	/* its "test:" header */
 	const char *script;	/* plots/<script>.gp */
 	int bins;		/* writes bins-<name>.tsv */
 	int (*section)(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
@@ -58,15 +58,15 @@ static int sec_interval(struct ctx *c, const struct hd_df *a, const struct hd_df
 static int sec_bench(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
 static int sec_zone(struct ctx *c, const struct hd_df *a, const struct hd_df *b);
 
-static const struct test tests[HD_CMP_MAX_TESTS] = {
-	{ .name = "seek-read", .test = "seek", .script = "compare-seek", .bins = 1, .section = sec_seek },
-	{ .name = "seek-write", .test = "seek", .script = "compare-seek", .bins = 1, .section = sec_seek },
-	{ .name = "response", .test = "response", .script = "compare-response", .bins = 1, .section = sec_response },
-	{ .name = "media", .test = "media", .script = "compare-media", .section = sec_media },
-	{ .name = "queue", .test = "queue", .script = "compare-queue", .section = sec_queue },
-	{ .name = "interval", .test = "interval", .script = "compare-interval", .section = sec_interval },
-	{ .name = "bench", .test = "bench", .script = "compare-bench", .section = sec_bench },
-	{ .name = "zone", .test = "zone", .script = "compare-zone", .section = sec_zone },
+static const struct test tests[HD_PF_COUNT] = {
+	[HD_PF_SEEK_READ] = { .script = "compare-seek", .bins = 1, .section = sec_seek },
+	[HD_PF_SEEK_WRITE] = { .script = "compare-seek", .bins = 1, .section = sec_seek },
+	[HD_PF_RESPONSE] = { .script = "compare-response", .bins = 1, .section = sec_response },
+	[HD_PF_MEDIA] = { .script = "compare-media", .section = sec_media },
+	[HD_PF_QUEUE] = { .script = "compare-queue", .section = sec_queue },
+	[HD_PF_INTERVAL] = { .script = "compare-interval", .section = sec_interval },
+	[HD_PF_BENCH] = { .script = "compare-bench", .section = sec_bench },
+	[HD_PF_ZONE] = { .script = "compare-zone", .section = sec_zone },
 };
 
 static int access_ok(const char *path)
@@ -807,17 +807,19 @@ static int load_side(struct ctx *c, struct side *s)
 	snprintf(path, sizeof(path), "%s/summary.json", s->dir);
 	if (access_ok(path) && hd_jv_load(path, &s->summary, err, sizeof(err)))
 		return fail(c, "%s", err);
-	for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++) {
+	for (size_t t = 0; t < HD_PF_COUNT; t++) {
 		const char *test;
 
-		snprintf(path, sizeof(path), "%s/%s.tsv", s->dir, tests[t].name);
+		if (!tests[t].section)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.tsv", s->dir, hd_profile_files[t].name);
 		if (!access_ok(path))
 			continue;
 		if (hd_df_read(path, &s->df[t], err, sizeof(err)))
 			return fail(c, "%s", err);
 		test = hd_df_meta(s->df[t], "test");
-		if (!test || strcmp(test, tests[t].test) != 0)
-			return fail(c, "%s: test is '%s', expected '%s'", path, test ? test : "", tests[t].test);
+		if (!test || strcmp(test, hd_profile_files[t].test) != 0)
+			return fail(c, "%s: test is '%s', expected '%s'", path, test ? test : "", hd_profile_files[t].test);
 		if (!found++) {
 			const char *m = hd_df_meta(s->df[t], "model"), *d = hd_df_meta(s->df[t], "device");
 			snprintf(s->model, sizeof(s->model), "%s", m && strcmp(m, "unknown") ? m : d ? d : s->dir);
@@ -836,7 +838,7 @@ static int load_side(struct ctx *c, struct side *s)
 static void revolution(struct ctx *c, struct side *s)
 {
 	static const struct { size_t test; const char *source; } from[] = {
-		{ 0, "band of seek-read" }, { 2, "band of response reads" },
+		{ HD_PF_SEEK_READ, "band of seek-read" }, { HD_PF_RESPONSE, "band of response reads" },
 	};
 
 	s->rev_ms = hd_jv_num(s->summary, "fit.revolution_ms", NAN);
@@ -888,11 +890,11 @@ static int open_bins(struct ctx *c, size_t t)
 	char path[4096];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/bins-%s.tsv", c->outdir, tests[t].name);
+	snprintf(path, sizeof(path), "%s/bins-%s.tsv", c->outdir, hd_profile_files[t].name);
 	rc = hd_dfw_open(&c->bins, path, "compare-bins");
 	if (rc)
 		return fail(c, "create %s: %s", path, hd_fs_strerror(rc));
-	hd_dfw_meta(c->bins, "compared", "%s", tests[t].name);
+	hd_dfw_meta(c->bins, "compared", "%s", hd_profile_files[t].name);
 	hd_dfw_meta(c->bins, "a_dir", "%s", c->s[0].dir);
 	hd_dfw_meta(c->bins, "a_model", "%s", c->s[0].model);
 	hd_dfw_meta(c->bins, "b_dir", "%s", c->s[1].dir);
@@ -928,12 +930,12 @@ static void write_header(struct ctx *c)
 
 static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare_result *res)
 {
-	for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++) {
+	for (size_t t = 0; t < HD_PF_COUNT; t++) {
 		if (!c->s[0].df[t] || !c->s[1].df[t])
 			continue;
 		if (tests[t].bins && open_bins(c, t))
 			return -1;
-		hd_json_obj(&c->j, tests[t].name);
+		hd_json_obj(&c->j, hd_profile_files[t].name);
 		if (tests[t].section(c, c->s[0].df[t], c->s[1].df[t])) {
 			if (c->bins)
 				hd_dfw_abort(c->bins);
@@ -943,7 +945,7 @@ static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare
 		hd_json_end(&c->j);
 		if (c->bins && close_bins(c))
 			return -1;
-		res->tests[res->ntests] = tests[t].name;
+		res->tests[res->ntests] = hd_profile_files[t].name;
 		res->scripts[res->ntests] = tests[t].script;
 		res->has_bins[res->ntests++] = tests[t].bins;
 	}
@@ -1041,7 +1043,7 @@ out:
 		hd_out_fdrop(fj, tmp_json);
 	for (int i = 0; i < 2; i++) {
 		hd_jv_free(c.s[i].summary);
-		for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++)
+		for (size_t t = 0; t < HD_PF_COUNT; t++)
 			hd_df_free(c.s[i].df[t]);
 	}
 	return rc;

@@ -11,7 +11,7 @@
 #include "hddscope/evidence.h"
 #include "hddscope/util.h"
 
-size_t hd_df_error_offsets(const struct hd_df *df, double *out, size_t max)
+size_t hd_evidence_error_offsets(const struct hd_df *df, double *out, size_t max)
 {
 	const struct hd_df_col *cls = hd_df_col(df, "class"), *off = hd_df_col(df, "offset_bytes");
 	const struct hd_df_col *dist = hd_df_col(df, "distance_bytes"), *start = hd_df_col(df, "start_bytes");
@@ -43,7 +43,7 @@ size_t hd_df_error_offsets(const struct hd_df *df, double *out, size_t max)
 	return n;
 }
 
-uint64_t hd_df_error_count(const struct hd_df *df)
+uint64_t hd_evidence_error_count(const struct hd_df *df)
 {
 	const struct hd_df_col *cls = hd_df_col(df, "class");
 	const char *m;

@@ -1,7 +1,8 @@
 /*
  * fit --drive-out: a simulated-drive model (format 1, data/drives/README.md)
- * of a fitted drive, from its fit section and DIR/seekcurve.tsv, so that a
- * measured drive can be simulated and the simulation measured again.
+ * of a fitted drive, from its fit (struct hd_fit_result) and
+ * DIR/seekcurve.tsv, so that a measured drive can be simulated and the
+ * simulation measured again.
  *
  * The host cannot see surfaces, so every "cylinder" here is one track
  * (surfaces = 1).  Track sizes come from the tiny-distance response reads
@@ -60,14 +61,20 @@ static double cyls_for(const struct layout *L, double ref, double D, double cap)
 	return cyl_of(L, cap - 1) - cyl_of(L, 0);
 }
 
-/* Zones: sizes by bytes, track bytes per zone; 0 or -1 when nothing tells the track size. */
-static int make_layout(const struct hd_jv *fit, double rev, struct layout *L, int *iface_bound, double *iface)
+/* v, or def where the fit section has null. */
+static double or_default(double v, double def)
 {
-	const struct hd_jv *steps = hd_jv_get(fit, "zones.steps");
-	double cap = hd_jv_num(fit, "capacity_bytes", NAN), to = hd_jv_num(fit, "track_bytes.outer", NAN);
-	double ti = hd_jv_num(fit, "track_bytes.inner", NAN), ro = hd_jv_num(fit, "zones.outer_mb_s", NAN);
-	double ri = hd_jv_num(fit, "zones.inner_mb_s", NAN), B[MAX_ZONES], start[MAX_ZONES];
-	size_t nz = steps && steps->type == HD_JV_ARR ? steps->n : 0;
+	return isnan(v) ? def : v;
+}
+
+/* Zones: sizes by bytes, track bytes per zone; 0 or -1 when nothing tells the track size. */
+static int make_layout(const struct hd_fit_result *fit, double rev, struct layout *L, int *iface_bound, double *iface)
+{
+	const struct hd_fit_zone *steps = fit->zones;
+	double cap = fit->capacity_bytes, to = fit->track_bytes_outer, ti = fit->track_bytes_inner;
+	double ro = fit->zones_outer_mb_s, ri = fit->zones_inner_mb_s;
+	double B[MAX_ZONES], start[MAX_ZONES];
+	size_t nz = fit->have_zones ? fit->nzones : 0;
 	uint64_t cyl = 0;
 
 	L->sb = 512;
@@ -84,12 +91,12 @@ static int make_layout(const struct hd_jv *fit, double rev, struct layout *L, in
 	if (nz > MAX_ZONES)
 		nz = MAX_ZONES;
 	if (nz >= 2 && !*iface_bound) {
-		double r0 = hd_jv_num(steps->items[0], "mb_s", NAN);
+		double r0 = steps[0].mb_s;
 
 		for (size_t i = 0; i < nz; i++) {
-			double r = hd_jv_num(steps->items[i], "mb_s", NAN);
+			double r = steps[i].mb_s;
 
-			start[i] = i ? hd_jv_num(steps->items[i], "offset_bytes", 0) : 0;
+			start[i] = i ? or_default(steps[i].offset_bytes, 0) : 0;
 			/* Media rate follows track size; without a measured size assume 15% lost to skews. */
 			B[i] = isfinite(to) ? to * r / r0 : r * rev * 1e3 * 1.15;
 		}
@@ -102,7 +109,7 @@ static int make_layout(const struct hd_jv *fit, double rev, struct layout *L, in
 	} else if (nz >= 1) {
 		nz = 1;
 		start[0] = 0;
-		B[0] = hd_jv_num(steps->items[0], "mb_s", NAN) * rev * 1e3 * 1.15;
+		B[0] = steps[0].mb_s * rev * 1e3 * 1.15;
 	} else {
 		return -1;
 	}
@@ -178,26 +185,61 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
 	return k;
 }
 
-int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *path, const char *name,
+/*
+ * The seek table: track-to-track, the measured curve with each byte
+ * distance mapped to tracks through the layout at the seek reference, then
+ * the Ruemmler-Wilkes model rw up to the full stroke.
+ */
+static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_result *fit,
+			   const struct hd_fit_rw *rw, const double *D, const double *ms, size_t np)
+{
+	double cap = fit->capacity_bytes, t2t = fit->track_to_track_ms, last_c = 0, total_cyl;
+	double ref = or_default(fit->seek_reference_bytes, cap / 2);
+
+	total_cyl = (double)(L->z[L->n - 1].first_cyl + L->z[L->n - 1].ncyl);
+	if (isfinite(t2t) && cyls_for(L, ref, D[0], cap) >= 2) {
+		fprintf(f, "seek = 1 %.4f\n", fmax(t2t, 0.01));
+		last_c = 1;
+	}
+	for (size_t i = 0; i < np; i++) {
+		double c = floor(cyls_for(L, ref, D[i], cap) + 0.5);
+
+		if (c <= last_c || c >= total_cyl)
+			continue;
+		fprintf(f, "seek = %.0f %.4f\n", c, fmax(ms[i], 0.01));
+		last_c = c;
+	}
+	/* Beyond the measured distances, the model up to the full stroke. */
+	if (isfinite(rw->a) && isfinite(rw->c)) {
+		for (double d = D[np - 1] * 1.5; last_c < total_cyl - 1; d *= 1.5) {
+			double c = d >= cap ? total_cyl - 1 : floor(cyls_for(L, cap / 2, d, cap) + 0.5);
+
+			if (c > last_c) {
+				fprintf(f, "seek = %.0f %.4f\n", c, fmax(hd_fit_rw_at(rw, fmin(d, cap)), 0.01));
+				last_c = c;
+			}
+		}
+	}
+}
+
+int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const char *path, const char *name,
 		       char *err, size_t errlen)
 {
-	double rev = hd_jv_num(fit, "revolution_ms", NAN), cap = hd_jv_num(fit, "capacity_bytes", NAN);
-	double C = hd_jv_num(fit, "overhead_ms", NAN), block = hd_jv_num(fit, "block_bytes", 4096);
-	double hit = hd_jv_num(fit, "cache_hit_ms", NAN), t2t = hd_jv_num(fit, "track_to_track_ms", NAN);
-	double ref = hd_jv_num(fit, "seek_reference_bytes", cap / 2), qg = hd_jv_num(fit, "queue_gain", NAN);
-	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, last_c = 0, total_cyl;
-	const struct hd_jv *ra = hd_jv_get(fit, "read_ahead.detected");
-	const char *wc = hd_jv_str(fit, "write_cache.detected");
-	struct hd_fit_rw rw = { hd_jv_num(fit, "model.a", NAN), hd_jv_num(fit, "model.b", NAN),
-				hd_jv_num(fit, "model.knee_bytes", NAN), hd_jv_num(fit, "model.c", NAN),
-				hd_jv_num(fit, "model.e", NAN), 0 };
+	double rev = fit->revolution_ms, cap = fit->capacity_bytes;
+	double C = fit->overhead_ms, block = or_default(fit->block_bytes, 4096);
+	double hit = fit->cache_hit_ms, t2t = fit->track_to_track_ms;
+	double qg = fit->queue_gain;
+	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid;
+	struct hd_fit_rw rw = { NAN, NAN, NAN, NAN, NAN, 0 };
 	struct layout L;
 	size_t np;
-	int bound, rc, ra_on = ra && ra->type == HD_JV_BOOL && ra->num;
+	int bound, rc, ra_on = fit->read_ahead == 1;
 	const char *call;
 	char *tmp, nm[128];
 	FILE *f;
 
+	if (fit->have_model)
+		rw = (struct hd_fit_rw){ fit->model.a, fit->model.b, fit->model.knee, fit->model.c, fit->model.e, 0 };
 	if (!(rev > 0) || !(cap > 0)) {
 		snprintf(err, errlen, "%s: the fit has no revolution time or capacity", dir);
 		return -1;
@@ -207,6 +249,9 @@ int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *pat
 				      "out a drive", dir);
 		return -1;
 	}
+	/* Empty unless reading the file fails: the caller's buffer may hold anything. */
+	if (errlen)
+		*err = '\0';
 	np = read_curve(dir, D, ms, err, errlen);
 	if (!np) {
 		if (!*err)
@@ -245,42 +290,19 @@ int hd_fit_write_drive(const char *dir, const struct hd_jv *fit, const char *pat
 		fprintf(f, "zone = %llu %llu %u 0 %u\n", (unsigned long long)L.z[i].first_cyl,
 			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew);
 	}
-	total_cyl = (double)(L.z[L.n - 1].first_cyl + L.z[L.n - 1].ncyl);
-	if (isfinite(t2t) && cyls_for(&L, ref, D[0], cap) >= 2) {
-		fprintf(f, "seek = 1 %.4f\n", fmax(t2t, 0.01));
-		last_c = 1;
-	}
-	for (size_t i = 0; i < np; i++) {
-		double c = floor(cyls_for(&L, ref, D[i], cap) + 0.5);
-
-		if (c <= last_c || c >= total_cyl)
-			continue;
-		fprintf(f, "seek = %.0f %.4f\n", c, fmax(ms[i], 0.01));
-		last_c = c;
-	}
-	/* Beyond the measured distances, the model up to the full stroke. */
-	if (isfinite(rw.a) && isfinite(rw.c)) {
-		for (double d = D[np - 1] * 1.5; last_c < total_cyl - 1; d *= 1.5) {
-			double c = d >= cap ? total_cyl - 1 : floor(cyls_for(&L, cap / 2, d, cap) + 0.5);
-
-			if (c > last_c) {
-				fprintf(f, "seek = %.0f %.4f\n", c, fmax(hd_fit_rw_at(&rw, fmin(d, cap)), 0.01));
-				last_c = c;
-			}
-		}
-	}
+	put_seek_table(f, &L, fit, &rw, D, ms, np);
 	fprintf(f, "read_overhead_ms = %.4f\nwrite_overhead_ms = %.4f\ncache_hit_overhead_ms = %.4f\n",
 		isfinite(C) ? fmax(C - X, 0) : 0.3, isfinite(C) ? fmax(C - X, 0) : 0.3,
 		isfinite(hit) ? fmax(hit - block / (iface * 1e3), 0) : 0.1);
 	fprintf(f, "interface_mb_s = %.4f\n", iface);
 	if (ra_on) {
-		double kb = ceil(fmax(hd_jv_num(fit, "read_ahead.bytes", 0), 65536) / 1024);
+		double kb = ceil(fmax(or_default(fit->read_ahead_bytes, 0), 65536) / 1024);
 
 		fprintf(f, "cache_segments = 4\ncache_segment_kb = %.0f\nreadahead_kb = %.0f\n", fmax(2 * kb, 256), kb);
 	} else {
 		fprintf(f, "cache_segments = 4\ncache_segment_kb = 64\nreadahead_kb = 0\n");
 	}
-	if (wc && strcmp(wc, "on") == 0)
+	if (fit->write_cache == 1)
 		fprintf(f, "write_cache = on\nwrite_cache_kb = 512\n");
 	else
 		fprintf(f, "write_cache = off\n");

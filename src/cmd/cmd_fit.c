@@ -39,58 +39,82 @@ static void fit_usage(FILE *f)
 "file, corrupt summary.json), 3 an output could not be written.\n");
 }
 
-static void put_ms(const char *label, const struct hd_jv *fit, const char *key)
+static void put_ms(const char *label, double v)
 {
-	double v = hd_jv_num(fit, key, NAN);
-
 	if (isfinite(v))
 		printf("%-22s %.3f ms\n", label, v);
 	else
 		printf("%-22s not measured\n", label);
 }
 
-static const char *onoff(const struct hd_jv *fit, const char *path)
+/* A detection: -1 not measured, 0 off, 1 on. */
+static const char *onoff(int got)
 {
-	const struct hd_jv *v = hd_jv_get(fit, path);
-
-	if (!v || v->type == HD_JV_NULL)
-		return "not measured";
-	if (v->type == HD_JV_BOOL)
-		return v->num ? "on" : "off";
-	return v->type == HD_JV_STR ? v->str : "?";
+	return got < 0 ? "not measured" : got ? "on" : "off";
 }
 
-static void print_fit(const char *dir, const struct hd_jv *fit)
+/* What the drive said of a cache, in parentheses, when it said anything. */
+static void put_header(const char *said)
 {
-	const struct hd_jv *steps = hd_jv_get(fit, "zones.steps"), *hdr;
+	if (said)
+		printf(" (drive says %s)", said);
+	putchar('\n');
+}
+
+static void print_fit(const char *dir, const struct hd_fit_result *fit)
+{
+	const struct hd_fit_rw *m = &fit->model;
 
 	printf("fit of %s\n", dir);
-	printf("%-22s %.1f +- %.1f (%s)\n", "rpm", hd_jv_num(fit, "rpm", NAN), hd_jv_num(fit, "rpm_uncertainty", NAN),
-	       hd_jv_str(fit, "rpm_method"));
-	put_ms("revolution", fit, "revolution_ms");
-	put_ms("overhead", fit, "overhead_ms");
-	put_ms("track-to-track seek", fit, "track_to_track_ms");
-	put_ms("average seek", fit, "avg_seek_ms");
-	put_ms("full-stroke seek", fit, "full_stroke_ms");
-	if (hd_jv_get(fit, "model.a"))
+	printf("%-22s %.1f +- %.1f (%s)\n", "rpm", fit->rpm, fit->rpm_uncertainty, fit->rpm_method);
+	put_ms("revolution", fit->revolution_ms);
+	put_ms("overhead", fit->overhead_ms);
+	put_ms("track-to-track seek", fit->track_to_track_ms);
+	put_ms("average seek", fit->avg_seek_ms);
+	put_ms("full-stroke seek", fit->full_stroke_ms);
+	if (fit->have_model)
 		printf("%-22s %.4g + %.4g*sqrt(d) below %.4g bytes, %.4g + %.4g*d above (rms %.3f ms)\n", "model",
-		       hd_jv_num(fit, "model.a", NAN), hd_jv_num(fit, "model.b", NAN),
-		       hd_jv_num(fit, "model.knee_bytes", NAN), hd_jv_num(fit, "model.c", NAN),
-		       hd_jv_num(fit, "model.e", NAN), hd_jv_num(fit, "model.rms_ms", NAN));
-	printf("%-22s %s", "read-ahead", onoff(fit, "read_ahead.detected"));
-	if (hd_jv_num(fit, "read_ahead.bytes", 0) > 0)
-		printf(", at least %.0f bytes", hd_jv_num(fit, "read_ahead.bytes", 0));
-	hdr = hd_jv_get(fit, "read_ahead.header");
-	printf("%s%s%s\n", hdr && hdr->type == HD_JV_STR ? " (drive says " : "",
-	       hdr && hdr->type == HD_JV_STR ? hdr->str : "", hdr && hdr->type == HD_JV_STR ? ")" : "");
-	printf("%-22s %s", "write cache", onoff(fit, "write_cache.detected"));
-	hdr = hd_jv_get(fit, "write_cache.header");
-	printf("%s%s%s\n", hdr && hdr->type == HD_JV_STR ? " (drive says " : "",
-	       hdr && hdr->type == HD_JV_STR ? hdr->str : "", hdr && hdr->type == HD_JV_STR ? ")" : "");
-	if (steps && steps->type == HD_JV_ARR)
-		printf("%-22s %.2f MB/s outer, %.2f MB/s inner, %zu steps\n", "zones",
-		       hd_jv_num(fit, "zones.outer_mb_s", NAN), hd_jv_num(fit, "zones.inner_mb_s", NAN), steps->n);
-	printf("%-22s %s/%s\n", "seek curve", dir, hd_jv_str(fit, "seekcurve_file"));
+		       m->a, m->b, m->knee, m->c, m->e, m->rms);
+	printf("%-22s %s", "read-ahead", onoff(fit->read_ahead));
+	if (fit->read_ahead_bytes > 0)
+		printf(", at least %.0f bytes", fit->read_ahead_bytes);
+	put_header(fit->read_ahead_header);
+	printf("%-22s %s", "write cache", onoff(fit->write_cache));
+	put_header(fit->write_cache_header);
+	if (fit->have_zones)
+		printf("%-22s %.2f MB/s outer, %.2f MB/s inner, %zu steps\n", "zones", fit->zones_outer_mb_s,
+		       fit->zones_inner_mb_s, fit->nzones);
+	printf("%-22s %s/%s\n", "seek curve", dir, fit->seekcurve_file);
+}
+
+/* Print the fit, write the drive model when asked, and store the section in DIR/summary.json. */
+static int fit_outputs(const char *dir, const struct hd_fit_result *fit, const char *drive, int json, int quiet)
+{
+	char err[1024], name[200];
+
+	if (!quiet && json) {
+		struct hd_json j;
+
+		hd_json_init(&j, stdout, 1);
+		hd_fit_json(&j, NULL, fit);
+		putchar('\n');
+	} else if (!quiet) {
+		print_fit(dir, fit);
+	}
+	if (drive) {
+		snprintf(name, sizeof(name), "fitted from %.180s", dir);
+		if (hd_fit_write_drive(dir, fit, drive, name, err, sizeof(err))) {
+			hd_err("%s", err);
+			return HD_EXIT_RUNTIME;
+		}
+		if (!quiet && !json)
+			printf("%-22s %s\n", "drive model", drive);
+	}
+	if (hd_fit_store_summary(dir, fit, err, sizeof(err))) {
+		hd_err("%s", err);
+		return HD_EXIT_RUNTIME;
+	}
+	return HD_EXIT_OK;
 }
 
 int hd_cmd_fit(int argc, char **argv)
@@ -105,8 +129,8 @@ int hd_cmd_fit(int argc, char **argv)
 	};
 	const char *drive = NULL, *dir;
 	int c, json = 0, quiet = 0;
-	char err[1024], name[200];
-	struct hd_jv *fit;
+	char err[1024];
+	struct hd_fit_result fit;
 
 	optind = 1;
 	opterr = 0;
@@ -152,28 +176,7 @@ int hd_cmd_fit(int argc, char **argv)
 		hd_err("fit %s: %s", dir, err);
 		return HD_EXIT_SETUP;
 	}
-	if (!quiet && json) {
-		struct hd_json j;
-
-		hd_json_init(&j, stdout, 1);
-		hd_jv_emit(&j, NULL, fit);
-		putchar('\n');
-	} else if (!quiet) {
-		print_fit(dir, fit);
-	}
-	if (drive) {
-		snprintf(name, sizeof(name), "fitted from %.180s", dir);
-		if (hd_fit_write_drive(dir, fit, drive, name, err, sizeof(err))) {
-			hd_err("%s", err);
-			hd_jv_free(fit);
-			return HD_EXIT_RUNTIME;
-		}
-		if (!quiet && !json)
-			printf("%-22s %s\n", "drive model", drive);
-	}
-	if (hd_fit_store_summary(dir, fit, err, sizeof(err))) {
-		hd_err("%s", err);
-		return HD_EXIT_RUNTIME;
-	}
-	return HD_EXIT_OK;
+	c = fit_outputs(dir, &fit, drive, json, quiet);
+	hd_fit_result_free(&fit);
+	return c;
 }

@@ -24,6 +24,7 @@
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/plot.h"
+#include "hddscope/profile_files.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"
 
@@ -35,7 +36,7 @@
  * is rate bytes per second, so that the estimate follows the options.
  */
 struct step {
-	const char *name;	/* data file DIR/<name>.tsv */
+	enum hd_profile_file_id file;	/* its data file */
 	int (*cmd)(int argc, char **argv);
 	int only_write;		/* runs only with --write */
 	int pass_write;		/* gets --write when the profile has it */
@@ -103,17 +104,22 @@ static double est_zone(int q, int w, double acc, double rate)
 }
 
 static const struct step steps[] = {
-	{ "seek-read", hd_cmd_seek, 0, 0, 0, { NULL }, { "--samples", "500", NULL }, est_seek_read },
-	{ "seek-write", hd_cmd_seek, 1, 1, 0, { "--op", "write", NULL }, { "--op", "write", "--samples", "500", NULL },
+	{ HD_PF_SEEK_READ, hd_cmd_seek, 0, 0, 0, { NULL }, { "--samples", "500", NULL }, est_seek_read },
+	{ HD_PF_SEEK_WRITE, hd_cmd_seek, 1, 1, 0, { "--op", "write", NULL }, { "--op", "write", "--samples", "500", NULL },
 	  est_seek_write },
-	{ "response", hd_cmd_response, 0, 1, 1, { NULL }, { "--points", "40", "--reps", "10", NULL }, est_response },
-	{ "media", hd_cmd_media, 0, 0, 0, { NULL }, { "--reps", "8", "--max-size", "256k", NULL }, est_media },
-	{ "queue", hd_cmd_queue, 0, 0, 0, { NULL }, { "--procs", "1,4,16", "--time", "2s", NULL }, est_queue },
-	{ "interval", hd_cmd_interval, 1, 1, 0, { NULL }, { "--step", "1", "--reps", "4", NULL }, est_interval },
-	{ "bench", hd_cmd_bench, 0, 1, 0, { NULL }, { "--time", "1s", NULL }, est_bench },
-	{ "zone", hd_cmd_zone, 0, 0, 0, { NULL }, { "--points", "30", NULL }, est_zone },
+	{ HD_PF_RESPONSE, hd_cmd_response, 0, 1, 1, { NULL }, { "--points", "40", "--reps", "10", NULL }, est_response },
+	{ HD_PF_MEDIA, hd_cmd_media, 0, 0, 0, { NULL }, { "--reps", "8", "--max-size", "256k", NULL }, est_media },
+	{ HD_PF_QUEUE, hd_cmd_queue, 0, 0, 0, { NULL }, { "--procs", "1,4,16", "--time", "2s", NULL }, est_queue },
+	{ HD_PF_INTERVAL, hd_cmd_interval, 1, 1, 0, { NULL }, { "--step", "1", "--reps", "4", NULL }, est_interval },
+	{ HD_PF_BENCH, hd_cmd_bench, 0, 1, 0, { NULL }, { "--time", "1s", NULL }, est_bench },
+	{ HD_PF_ZONE, hd_cmd_zone, 0, 0, 0, { NULL }, { "--points", "30", NULL }, est_zone },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
+
+static const char *step_name(const struct step *st)
+{
+	return hd_profile_files[st->file].name;
+}
 
 struct prof_opts {
 	struct hd_common c;
@@ -268,7 +274,7 @@ static void summarize_file(struct hd_json *j, const char *path)
 	hd_json_bool(j, "complete", v && strcmp(v, "yes") == 0);
 	hd_json_uint(j, "rows", df->nrows);
 	if (hd_df_meta(df, "samples_error"))
-		hd_json_uint(j, "errors", hd_df_error_count(df));
+		hd_json_uint(j, "errors", hd_evidence_error_count(df));
 	if ((v = hd_df_meta(df, "drive_time_ms")))
 		hd_json_num(j, "drive_time_s", atof(v) / 1e3);
 	if ((v = hd_df_meta(df, "cache_threshold_ms")))
@@ -276,7 +282,7 @@ static void summarize_file(struct hd_json *j, const char *path)
 	{
 		/* Where the drive failed, for whoever reads the summary rather than the data. */
 		double at[100];
-		size_t n = hd_df_error_offsets(df, at, 100);
+		size_t n = hd_evidence_error_offsets(df, at, 100);
 
 		if (n) {
 			hd_json_arr(j, "failing_offsets");
@@ -400,8 +406,8 @@ static int write_summary(const struct prof_opts *o, const struct hd_dev *d, cons
 	for (size_t i = 0; i < NSTEPS; i++) {
 		if (rc[i] < 0)
 			continue;
-		snprintf(file, sizeof(file), "%s/%s.tsv", o->dir, steps[i].name);
-		hd_json_obj(&j, steps[i].name);
+		snprintf(file, sizeof(file), "%s/%s.tsv", o->dir, step_name(&steps[i]));
+		hd_json_obj(&j, step_name(&steps[i]));
 		hd_json_str(&j, "file", file + strlen(o->dir) + 1);
 		hd_json_int(&j, "exit_code", rc[i]);
 		if (access(file, R_OK) == 0)
@@ -440,7 +446,7 @@ static int check_out(const char *dir, const char *name, const char *ext, int is_
  */
 static int check_outputs(const struct prof_opts *o)
 {
-	static const char *const extra[] = { "summary", "seekcurve", "queue-requests" };
+	static const char *const extra[] = { "summary", "seekcurve" };
 	const char *ext = o->svg ? ".svg" : ".png";
 	char charts[4096];
 	struct stat st;
@@ -453,10 +459,14 @@ static int check_outputs(const struct prof_opts *o)
 	if (stat(o->dir, &st) < 0)
 		return 0;	/* absent: created once the target has been opened */
 	for (size_t i = 0; i < NSTEPS; i++)
-		if (check_out(o->dir, steps[i].name, ".tsv", 0))
+		if (check_out(o->dir, step_name(&steps[i]), ".tsv", 0))
 			return -1;
 	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
 		if (check_out(o->dir, extra[i], i ? ".tsv" : ".json", 0))
+			return -1;
+	/* The files a step writes beside its own (queue-requests.tsv). */
+	for (size_t i = 0; i < HD_PF_COUNT; i++)
+		if (!(hd_profile_files[i].flags & HD_PF_STEP) && check_out(o->dir, hd_profile_files[i].name, ".tsv", 0))
 			return -1;
 	if (o->no_charts)
 		return 0;
@@ -466,7 +476,7 @@ static int check_outputs(const struct prof_opts *o)
 	if (stat(charts, &st) < 0)
 		return 0;
 	for (size_t i = 0; i < NSTEPS; i++)
-		if (check_out(charts, steps[i].name, ext, 0))
+		if (check_out(charts, step_name(&steps[i]), ext, 0))
 			return -1;
 	return check_out(charts, "seekcurve", ext, 0) ? -1 : 0;
 }
@@ -546,8 +556,8 @@ int hd_cmd_profile(int argc, char **argv)
 			complete = 0;
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/%s.tsv", o.dir, st->name);
-		av[ac++] = (char *)st->name;
+		snprintf(path, sizeof(path), "%s/%s.tsv", o.dir, step_name(st));
+		av[ac++] = (char *)step_name(st);
 		for (int k = 0; args[k]; k++)
 			av[ac++] = (char *)args[k];
 		if (st->pass_write && o.c.write_ok)
@@ -576,7 +586,7 @@ int hd_cmd_profile(int argc, char **argv)
 			ex = hd_interrupt_exit();
 		} else if (rc[i] != HD_EXIT_OK) {
 			complete = 0;
-			hd_err("profile: %s failed (exit %d); going on with the next probe", st->name, rc[i]);
+			hd_err("profile: %s failed (exit %d); going on with the next probe", step_name(st), rc[i]);
 			if (ex == HD_EXIT_OK)
 				ex = HD_EXIT_RUNTIME;
 		}
@@ -593,7 +603,7 @@ int hd_cmd_profile(int argc, char **argv)
 			for (size_t i = 0; i < NSTEPS; i++) {
 				if (rc[i] < 0)
 					continue;
-				snprintf(path, sizeof(path), "%s/%s.tsv", o.dir, steps[i].name);
+				snprintf(path, sizeof(path), "%s/%s.tsv", o.dir, step_name(&steps[i]));
 				if (access(path, R_OK) == 0 && hd_plot_file(path, charts, o.svg ? "svg" : "png", 0) &&
 				    ex == HD_EXIT_OK)
 					ex = HD_EXIT_RUNTIME;

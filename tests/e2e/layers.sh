@@ -6,10 +6,10 @@
 # The table of src/README.md: header owners, then what each layer may include.
 declare -A owner=(
 	[util]=lib [stats]=lib [fsutil]=lib [msg]=lib [ioreq]=lib
-	[datafile]=format [json]=format
+	[datafile]=format [json]=format [profile_files]=format
 	[sim]=sim [preset]=sim
 	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev
-	[fit]=analysis [compare]=analysis [evidence]=analysis
+	[fit]=analysis [compare]=analysis [evidence]=analysis [verdict]=analysis
 	[probe]=probe [session]=probe [cli]=probe
 	[cmd]=cmd [plot]=cmd
 )

@@ -126,9 +126,9 @@ static double true_avg(const struct hd_sim_model *m)
 	return s / N;
 }
 
-static struct hd_jv *fit_of(const char *d)
+static struct hd_fit_result fit_of(const char *d)
 {
-	struct hd_jv *fit;
+	struct hd_fit_result fit;
 	char err[1024];
 
 	ck_assert_msg(hd_fit_dir(d, &fit, err, sizeof(err)) == 0, "%s", err);
@@ -158,7 +158,7 @@ static void check_preset(const char *preset)
 	char spec[64];
 	const char *d;
 	struct hd_sim_model *m;
-	struct hd_jv *fit;
+	struct hd_fit_result fit;
 	struct hd_df *df, *seek;
 	const struct hd_df_col *dist, *ms;
 	double ref, jit, errs[256], rpm, avg, full, want_avg, want_full;
@@ -191,9 +191,9 @@ static void check_preset(const char *preset)
 			fprintf(stderr, "%s %14.0f fit %7.3f model %7.3f %s\n", preset, D, ms->num[i], want,
 				fabs(ms->num[i] - want) <= tol ? "" : "OUT");
 	}
-	rpm = hd_jv_num(fit, "rpm", NAN);
-	avg = hd_jv_num(fit, "avg_seek_ms", NAN);
-	full = hd_jv_num(fit, "full_stroke_ms", NAN);
+	rpm = fit.rpm;
+	avg = fit.avg_seek_ms;
+	full = fit.full_stroke_ms;
 	want_avg = true_avg(m);
 	want_full = hd_sim_seek_ms(m, m->cylinders - 1);
 	hd_sort_doubles(errs, n);
@@ -202,7 +202,7 @@ static void check_preset(const char *preset)
 		"avg %.3f/%.3f (%.1f%%), full %.3f/%.3f (%.1f%%), overhead %.3f\n",
 		preset, n, ok, 100.0 * (double)ok / (double)n, hd_percentile_sorted(errs, n, 50), errs[n - 1], rpm,
 		100 * rel(rpm, m->rpm), avg, want_avg, 100 * rel(avg, want_avg), full, want_full,
-		100 * rel(full, want_full), hd_jv_num(fit, "overhead_ms", NAN));
+		100 * rel(full, want_full), fit.overhead_ms);
 	/* 1 MB .. 1 GB is at least 9 octaves of 3 bins a side. */
 	ck_assert_uint_ge(n, 40);
 	ck_assert_msg(ok * 10 >= n * 9, "%s: %zu of %zu bins within tolerance", preset, ok, n);
@@ -210,10 +210,10 @@ static void check_preset(const char *preset)
 	ck_assert_msg(rel(avg, want_avg) <= 0.05, "%s: average seek %.3f, model %.3f", preset, avg, want_avg);
 	ck_assert_msg(rel(full, want_full) <= 0.05, "%s: full stroke %.3f, model %.3f", preset, full, want_full);
 	/* The stored rpm uncertainty covers the error it claims to. */
-	ck_assert_double_lt(fabs(rpm - m->rpm), 4 * hd_jv_num(fit, "rpm_uncertainty", 0) + 1e-3 * m->rpm);
+	ck_assert_double_lt(fabs(rpm - m->rpm), 4 * fit.rpm_uncertainty + 1e-3 * m->rpm);
 	hd_df_free(seek);
 	hd_df_free(df);
-	hd_jv_free(fit);
+	hd_fit_result_free(&fit);
 	hd_sim_model_free(m);
 }
 
@@ -246,24 +246,22 @@ static void check_caches(const char *preset, const char *extra, int ra, int wc)
 {
 	char name[64];
 	const char *spec, *d;
-	struct hd_jv *fit;
-	const struct hd_jv *v;
+	struct hd_fit_result fit;
 
 	snprintf(name, sizeof(name), "%s-ra%d-wc%d", preset, ra, wc);
 	spec = variant(preset, name, extra);
 	d = profile(name, spec, "1", 1);
 	fit = fit_of(d);
-	v = hd_jv_get(fit, "read_ahead.detected");
-	ck_assert_msg(v && v->type == HD_JV_BOOL && (int)v->num == ra, "%s: read-ahead not reported as %d", name, ra);
-	ck_assert_str_eq(hd_jv_str(fit, "write_cache.detected"), wc ? "on" : "off");
-	/* The simulated drive's identity says the same, and the fit says so. */
-	ck_assert_str_eq(hd_jv_str(fit, "write_cache.header"), wc ? "on" : "off");
-	ck_assert_int_eq((int)hd_jv_num(fit, "write_cache.agrees", -1), 1);
+	ck_assert_msg(fit.read_ahead == ra, "%s: read-ahead not reported as %d", name, ra);
+	ck_assert_int_eq(fit.write_cache, wc);
+	/* The simulated drive's identity says the same. */
+	ck_assert_ptr_nonnull(fit.write_cache_header);
+	ck_assert_str_eq(fit.write_cache_header, wc ? "on" : "off");
 	if (ra)
-		ck_assert_double_gt(hd_jv_num(fit, "read_ahead.bytes", 0), 0);
+		ck_assert_double_gt(fit.read_ahead_bytes, 0);
 	else
-		ck_assert_double_eq(hd_jv_num(fit, "read_ahead.bytes", -1), 0);
-	hd_jv_free(fit);
+		ck_assert_double_eq(fit.read_ahead_bytes, 0);
+	hd_fit_result_free(&fit);
 }
 
 START_TEST(test_caches_dtla)
@@ -292,7 +290,7 @@ START_TEST(test_drive_out)
 {
 	const char *d = profile("orig", "sim:atlas3", "1", 0);
 	char orig[300], drive[320], spec[330], err[1024];
-	struct hd_jv *fit = fit_of(d);
+	struct hd_fit_result fit = fit_of(d);
 	struct hd_df *a, *b;
 	const struct hd_df_col *ad, *am, *bd, *bm;
 	size_t n = 0, ok = 0;
@@ -301,8 +299,8 @@ START_TEST(test_drive_out)
 
 	snprintf(orig, sizeof(orig), "%s", d);
 	snprintf(drive, sizeof(drive), "%s/fitted.drive", tu_dir);
-	ck_assert_msg(hd_fit_write_drive(orig, fit, drive, "fitted from orig", err, sizeof(err)) == 0, "%s", err);
-	hd_jv_free(fit);
+	ck_assert_msg(hd_fit_write_drive(orig, &fit, drive, "fitted from orig", err, sizeof(err)) == 0, "%s", err);
+	hd_fit_result_free(&fit);
 	/* The model loads, and its name says where it came from. */
 	snprintf(spec, sizeof(spec), "sim:%s", drive);
 	m = load_model(drive);
@@ -335,15 +333,15 @@ START_TEST(test_drive_out)
 		if (getenv("FIT_VERBOSE"))
 			fprintf(stderr, "drive-out %14.0f orig %7.3f again %7.3f\n", ad->num[i], am->num[i], bm->num[best]);
 	}
-	fprintf(stderr, "drive-out: %zu of %zu bins within 15%%; rpm %.1f\n", ok, n, hd_jv_num(fit, "rpm", NAN));
+	fprintf(stderr, "drive-out: %zu of %zu bins within 15%%; rpm %.1f\n", ok, n, fit.rpm);
 	ck_assert_uint_ge(n, 40);
 	ck_assert_msg(ok * 10 >= n * 9, "%zu of %zu bins within 15%%", ok, n);
 	ck_assert_msg(tu_median(errs, n) <= 0.06, "median difference %.3f", tu_median(errs, n));
 	ck_assert_double_le(errs[n - 1], 0.25);
-	ck_assert_double_lt(rel(hd_jv_num(fit, "rpm", NAN), 7200), 0.005);
+	ck_assert_double_lt(rel(fit.rpm, 7200), 0.005);
 	hd_df_free(a);
 	hd_df_free(b);
-	hd_jv_free(fit);
+	hd_fit_result_free(&fit);
 }
 END_TEST
 

@@ -1,0 +1,264 @@
+/*
+ * The drive's figures beside the seek curve: the controller overhead,
+ * read-ahead, the write cache, track sizes at both ends of the device, the
+ * zone levels and the gain of a deep queue.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/datafile.h"
+#include "hddscope/fit.h"
+#include "hddscope/stats.h"
+
+#include "fit_local.h"
+
+/*
+ * The controller overhead with one block's transfer: the least time of any
+ * response read, reached by a read on the same track whose start comes
+ * under the head just as the drive is ready for it (no positioning, no
+ * wait).  Distances within two blocks are left out: read-ahead serves
+ * those from the cache, which is not this figure.
+ */
+int fit_overhead_from_response(const struct hd_df *resp, double block, double *C)
+{
+	size_t n;
+	struct samp *v = fit_samples(resp, "read", "media cache", &n);
+	double m = INFINITY;
+
+	if (v) {
+		qsort(v, n, sizeof(*v), fit_cmp_samp_d);
+		fit_drop_fixed_starts(v, &n);
+	}
+	for (size_t i = 0; v && i < n; i++)
+		if (fabs(v[i].d) > 2 * block && v[i].lat < m)
+			m = v[i].lat;
+	free(v);
+	if (!isfinite(m))
+		return -1;
+	*C = m;
+	return 0;
+}
+
+/*
+ * Read-ahead: a read just past the previous one (0 < d <= one block) finds
+ * its sectors already gone by and waits nearly a revolution, unless the
+ * drive kept reading after the previous read.  Served in under half a
+ * revolution means read-ahead; the reach is the longest run of such
+ * distances from the shortest, as far as the matching distance backwards
+ * still waits more than half a revolution (the same track).
+ */
+void fit_read_ahead(struct fit *f, const struct inputs *in)
+{
+	size_t n, ng;
+	struct samp *v = fit_samples(in->resp, "read", "media cache", &n);
+	struct group *g;
+	double near[64];
+	size_t nn = 0;
+
+	f->ra = -1;
+	f->ra_bytes = NAN;
+	if (!v)
+		return;
+	qsort(v, n, sizeof(*v), fit_cmp_samp_d);
+	g = fit_groups(v, n, &ng);
+	free(v);
+	if (!g)
+		return;
+	for (size_t i = 0; i < ng && nn < 64; i++)
+		if (g[i].d > 0 && g[i].d <= f->block)
+			near[nn++] = g[i].med;
+	if (nn) {
+		f->ra = fit_median(near, nn) < 0.5 * f->rev;
+		f->ra_bytes = 0;
+		for (size_t i = 0; f->ra && i < ng; i++) {
+			double back = NAN;
+
+			if (g[i].d <= 0)
+				continue;
+			for (size_t j = 0; j < ng; j++)
+				if (g[j].d == -g[i].d)
+					back = g[j].med;
+			if (g[i].med >= 0.5 * f->rev || !(back > 0.5 * f->rev))
+				break;
+			f->ra_bytes = g[i].d;
+		}
+	}
+	free(g);
+}
+
+/*
+ * Write cache.  The interval probe calibrates it directly (the same block
+ * written twice: a second write far cheaper than a media read went to the
+ * cache) and labels its writes: mostly "cache" means on.  Without an
+ * interval file, the seek writes (not taken with --sync) decide: a cached
+ * write needs no positioning and no rotation, so at least 3% of them run
+ * faster than all but 1% of the seek reads.  Only the first writes may be
+ * fast: a closed loop with no idle time fills the cache, and from then on
+ * each write waits for a destage.
+ */
+void fit_write_cache(struct fit *f, const struct inputs *in)
+{
+	f->wc = -1;
+	f->wc_method = NULL;
+	f->wc_median = NAN;
+	if (in->interval) {
+		const struct hd_df_col *c = hd_df_col(in->interval, "class");
+		size_t cache = 0, all = 0;
+
+		for (size_t i = 0; c && c->type == HD_COL_STR && i < in->interval->nrows; i++) {
+			if (strcmp(hd_df_str(c, i), "error") == 0)
+				continue;
+			all++;
+			cache += strcmp(hd_df_str(c, i), "cache") == 0;
+		}
+		if (all) {
+			f->wc = cache * 2 > all;
+			f->wc_method = "interval writes labelled cache by the probe's write calibration";
+			return;
+		}
+	}
+	for (size_t k = 0; k < in->n && in->seek; k++) {
+		const char *t = hd_df_meta(in->df[k], "test"), *sy = hd_df_meta(in->df[k], "sync_writes");
+		size_t nw, nr, fast = 0;
+		struct samp *w, *r;
+		double *lat, p1;
+
+		if (!t || strcmp(t, "seek") || (sy && strcmp(sy, "yes") == 0))
+			continue;
+		w = fit_samples(in->df[k], "write", "media cache", &nw);
+		r = fit_samples(in->seek, "read", "media", &nr);
+		lat = malloc((nr ? nr : 1) * sizeof(*lat));
+		if (w && r && lat && nw >= 20 && nr >= 100) {
+			for (size_t i = 0; i < nr; i++)
+				lat[i] = r[i].lat;
+			hd_sort_doubles(lat, nr);
+			p1 = hd_percentile_sorted(lat, nr, 1);
+			for (size_t i = 0; i < nw; i++)
+				fast += w[i].lat < p1;
+			f->wc = fast * 100 >= nw * 3;
+			f->wc_median = p1;
+			f->wc_method = "seek writes faster than the 1st percentile of seek reads (3% or more: on)";
+		}
+		free(w);
+		free(r);
+		free(lat);
+		if (f->wc >= 0)
+			return;
+	}
+}
+
+/* Track bytes (per revolution) at the ends of the device from the tiny-distance response reads. */
+void fit_track_bytes(struct fit *f, const struct inputs *in)
+{
+	size_t n, k0 = 0, k1 = 0;
+	struct samp *v = fit_samples(in->resp, "read", "media cache", &n);
+	double *lo = malloc((n ? n : 1) * sizeof(double)), *hi = malloc((n ? n : 1) * sizeof(double));
+
+	f->trk_outer = f->trk_inner = NAN;
+	for (size_t i = 0; v && lo && hi && i < n; i++) {
+		double B = hd_fit_track_bytes(v[i].d, v[i].lat, f->rev, f->block);
+
+		if (!isfinite(B))
+			continue;
+		if (v[i].start < 0.1 * f->cap)
+			lo[k0++] = B;
+		else if (v[i].start > 0.9 * f->cap)
+			hi[k1++] = B;
+	}
+	if (k0 >= 3)
+		f->trk_outer = fit_median(lo, k0);
+	if (k1 >= 3)
+		f->trk_inner = fit_median(hi, k1);
+	free(v);
+	free(lo);
+	free(hi);
+}
+
+double hd_fit_track_bytes(double d, double lat, double rev, double block)
+{
+	/* latency = rev * (1 + d / B) on the same track, for tiny |d| that waited. */
+	double x = lat / rev - 1;
+
+	if (d == 0 || fabs(d) > 2 * block || fabs(x) > 0.25 || x == 0 || (x > 0) != (d > 0))
+		return NAN;
+	return d / x;
+}
+
+/*
+ * Zone steps: a new level where the rate leaves the current one by 1.5%
+ * and the next point agrees.  Outer and inner are the first and last
+ * levels.  0, or -ENOMEM.
+ */
+int fit_zone_steps(const struct hd_df *zone, struct hd_fit_result *r)
+{
+	const struct hd_df_col *o = zone ? hd_df_col(zone, "offset_bytes") : NULL, *v = zone ? hd_df_col(zone, "mb_s") : NULL;
+	double sum = 0, first;
+	size_t cnt = 0, n;
+
+	r->zones_outer_mb_s = r->zones_inner_mb_s = NAN;
+	if (!o || !v || o->type != HD_COL_NUM || v->type != HD_COL_NUM || !zone->nrows)
+		return 0;
+	n = zone->nrows;
+	r->zones = malloc(n * sizeof(*r->zones));
+	if (!r->zones)
+		return -ENOMEM;
+	r->have_zones = 1;
+	for (size_t i = 0; i < n; i++) {
+		double x = v->num[i];
+
+		if (cnt && fabs(x - sum / (double)cnt) <= 0.015 * sum / (double)cnt) {
+			sum += x;
+			cnt++;
+			continue;
+		}
+		/* A read straddling two zones runs between their rates: wait for a second point. */
+		if (cnt && i + 1 < n && fabs(v->num[i + 1] - x) > 0.015 * x)
+			continue;
+		if (cnt)
+			r->zones[r->nzones - 1].mb_s = sum / (double)cnt;
+		r->zones[r->nzones++] = (struct hd_fit_zone){ o->num[i], NAN };
+		sum = x;
+		cnt = 1;
+	}
+	r->zones[r->nzones - 1].mb_s = sum / (double)cnt;
+	first = v->num[0];
+	for (size_t i = 1; i < n && fabs(v->num[i] - v->num[0]) <= 0.015 * v->num[0]; i++)
+		first = (first * (double)i + v->num[i]) / (double)(i + 1);
+	r->zones_outer_mb_s = first;
+	r->zones_inner_mb_s = r->zones[r->nzones - 1].mb_s;
+	return 0;
+}
+
+/* What the data files' headers say of a cache (key): "on", "off" or NULL. */
+const char *fit_header_onoff(const struct inputs *in, const char *key)
+{
+	for (size_t k = 0; k < in->n; k++) {
+		const char *v = hd_df_meta(in->df[k], key);
+
+		/* Static strings: the result outlives the files. */
+		if (v && strcmp(v, "on") == 0)
+			return "on";
+		if (v && strcmp(v, "off") == 0)
+			return "off";
+	}
+	return NULL;
+}
+
+/* IOPS at the deepest queue over one client's, NAN without a queue file. */
+double fit_queue_gain(const struct hd_df *queue)
+{
+	const struct hd_df_col *p = queue ? hd_df_col(queue, "procs") : NULL, *io = queue ? hd_df_col(queue, "iops") : NULL;
+	double i1 = NAN, imax = NAN, pmax = 0;
+
+	for (size_t i = 0; p && io && p->type == HD_COL_NUM && io->type == HD_COL_NUM && i < queue->nrows; i++) {
+		if (p->num[i] == 1)
+			i1 = io->num[i];
+		if (p->num[i] > pmax) {
+			pmax = p->num[i];
+			imax = io->num[i];
+		}
+	}
+	return imax / i1;
+}

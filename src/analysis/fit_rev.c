@@ -1,0 +1,210 @@
+/*
+ * The revolution time, measured three ways: from the response probe at
+ * tiny distances, from the write-interval sawtooth, and from the width of
+ * the seek samples' band.  fit.c decides which one stands.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/datafile.h"
+#include "hddscope/fit.h"
+#include "hddscope/stats.h"
+
+#include "fit_local.h"
+
+/*
+ * From the response probe at tiny distances.  A read a few sectors behind
+ * the start of the read before it has just passed the head and waits
+ * almost a revolution: latency = rev * (1 - d/B) with B the track's bytes;
+ * a read a few sectors ahead, whose start passed while the drive finished
+ * the previous read, waits rev * (1 + d/B).  Overheads cancel: latency is
+ * measured from the moment the previous read completed, and both reads
+ * take the same time from their first sector to completion.  A line
+ * through the per-distance medians (signed d) meets d = 0 at one
+ * revolution.  Reads that did not wait (a read-ahead hit, a target caught
+ * on the fly) are left out by the 25% window around the first estimate.
+ */
+int fit_rev_from_response(const struct hd_df *resp, double block, double *rev, double *unc, size_t *npts)
+{
+	size_t n, ng, k = 0;
+	struct samp *v = fit_samples(resp, "read", "media cache", &n);
+	struct group *g;
+	double negs[64], rough, sx = 0, sy = 0, sxx = 0, sxy = 0, sw = 0, xs[128], ys[128];
+	size_t nn = 0;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(v[i].d) <= 2 * block && v[i].d != 0)
+			v[k++] = v[i];
+	qsort(v, k, sizeof(*v), fit_cmp_samp_d);
+	g = fit_groups(v, k, &ng);
+	free(v);
+	if (!g)
+		return -1;
+	for (size_t i = 0; i < ng && nn < 64; i++)
+		if (g[i].d < 0 && g[i].n >= 3)
+			negs[nn++] = g[i].med;
+	if (!nn) {
+		free(g);
+		return -1;
+	}
+	rough = fit_median(negs, nn);
+	k = 0;
+	for (size_t i = 0; i < ng && k < 128; i++) {
+		if (g[i].n < 3 || fabs(g[i].med - rough) > 0.25 * rough)
+			continue;
+		xs[k] = g[i].d;
+		ys[k++] = g[i].med;
+	}
+	free(g);
+	/* Nothing near the first estimate: the tiny distances show no rotation. */
+	if (k == 0)
+		return -1;
+	for (size_t i = 0; i < k; i++) {
+		sw += 1;
+		sx += xs[i];
+		sy += ys[i];
+		sxx += xs[i] * xs[i];
+		sxy += xs[i] * ys[i];
+	}
+	*npts = k;
+	if (k >= 3 && sw * sxx - sx * sx > 0) {
+		double den = sw * sxx - sx * sx, s = (sw * sxy - sx * sy) / den, r = (sy - s * sx) / sw, sse = 0;
+
+		for (size_t i = 0; i < k; i++)
+			sse += (ys[i] - r - s * xs[i]) * (ys[i] - r - s * xs[i]);
+		*rev = r;
+		*unc = sqrt(sse / (double)(k - 2) * sxx / den);
+	} else {
+		/* One or two distances: their mean, uncertain by the distance term. */
+		*rev = sy / sw;
+		*unc = fabs(ys[0] - ys[k - 1]) / 2 + 0.005 * *rev;
+	}
+	if (*unc < 1e-4 * *rev)
+		*unc = 1e-4 * *rev;
+	return *rev > 0 ? 0 : -1;
+}
+
+/*
+ * From the spread of the seek samples, where nothing else shows the
+ * rotation (a drive whose read-ahead or large physical sectors serve every
+ * read near the previous one).  In a narrow distance bin the positioning
+ * time is nearly constant and the rotational wait uniform over one
+ * revolution, so the band of latencies is one revolution wide; the range
+ * of m samples covers (m - 1) / (m + 1) of it on average.  The median over
+ * bins of 40 or more samples is the estimate, the spread of the bins its
+ * uncertainty.
+ */
+int fit_rev_from_seek_spread(const struct hd_df *seek, double *rev, double *unc, size_t *npts)
+{
+	size_t n, nb = 0;
+	struct samp *v = fit_samples(seek, "read", "media", &n);
+	double w[64], dev[64];
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i].d = fabs(v[i].d);
+	qsort(v, n, sizeof(*v), fit_cmp_samp_d);
+	for (size_t a = 0; a < n && nb < 64;) {
+		/* Bins of an eighth of a decade. */
+		double top = v[a].d * 1.3335;
+		size_t b = a;
+		double *x;
+
+		while (b < n && v[b].d < top)
+			b++;
+		if (b - a >= 40 && (x = malloc((b - a) * sizeof(*x)))) {
+			for (size_t k = a; k < b; k++)
+				x[k - a] = v[k].lat;
+			hd_sort_doubles(x, b - a);
+			/* The range of m uniform draws covers (m - 1) / (m + 1) of the band, on average. */
+			w[nb++] = (x[b - a - 1] - x[0]) * (double)(b - a + 1) / (double)(b - a - 1);
+			free(x);
+		}
+		a = b;
+	}
+	free(v);
+	if (nb < 3)
+		return -1;
+	*rev = fit_median(w, nb);
+	for (size_t i = 0; i < nb; i++)
+		dev[i] = fabs(w[i] - *rev);
+	*unc = 1.4826 * fit_median(dev, nb) / sqrt((double)nb);
+	*npts = nb;
+	return *rev > 0 ? 0 : -1;
+}
+
+/* Resultant length of the phases of x modulo T: 1 when all agree. */
+static double resultant(const double *x, size_t n, double T)
+{
+	double c = 0, s = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		c += cos(2 * M_PI * x[i] / T);
+		s += sin(2 * M_PI * x[i] / T);
+	}
+	return sqrt(c * c + s * s) / (double)n;
+}
+
+/*
+ * From the write-interval sawtooth (write cache off): the second write
+ * completes a fixed time after X' passes the head, so latency plus the
+ * idle time is constant modulo one revolution.  The revolution is the
+ * period T that lines those sums up best (the largest such T: T/2, T/3
+ * line them up as well), searched from 3 to 20 ms and refined.
+ */
+int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size_t *npts)
+{
+	const struct hd_df_col *a = hd_df_col(df, "actual_interval_ms"), *l = hd_df_col(df, "latency_ms"),
+			       *c = hd_df_col(df, "class");
+	double *x, best = 0, bestT = 0, lo, hi, R, sd, mean = 0, var = 0;
+	size_t n = 0;
+
+	if (!a || !l || a->type != HD_COL_NUM || l->type != HD_COL_NUM || !df->nrows)
+		return -1;
+	x = malloc(df->nrows * sizeof(*x));
+	if (!x)
+		return -1;
+	for (size_t i = 0; i < df->nrows; i++)
+		if (!c || c->type != HD_COL_STR || strcmp(hd_df_str(c, i), "media") == 0)
+			x[n++] = a->num[i] + l->num[i];
+	if (n < 20) {
+		free(x);
+		return -1;
+	}
+	for (double T = 3.0; T <= 20.0; T += 0.002)
+		best = fmax(best, resultant(x, n, T));
+	if (best < 0.7) {
+		free(x);
+		return -1;
+	}
+	for (double T = 3.0; T <= 20.0; T += 0.002)
+		if (resultant(x, n, T) >= 0.9 * best)
+			bestT = T;
+	/* The last T above 90% lies on the far flank of the peak: search around it. */
+	lo = bestT - 0.05;
+	hi = bestT + 0.002;
+	best = 0;
+	for (double T = lo; T <= hi; T += 1e-5) {
+		R = resultant(x, n, T);
+		if (R > best) {
+			best = R;
+			*rev = T;
+		}
+	}
+	/* Phase scatter over the spread of the sums, in cycles, gives the period's error. */
+	for (size_t i = 0; i < n; i++)
+		mean += x[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		var += (x[i] - mean) * (x[i] - mean) / (double)n;
+	sd = sqrt(-2 * log(best)) * *rev / (2 * M_PI);
+	*unc = sd / (sqrt(var) / *rev * sqrt((double)n));
+	if (*unc < 1e-5 * *rev)
+		*unc = 1e-5 * *rev;
+	*npts = n;
+	free(x);
+	return 0;
+}

@@ -1,0 +1,417 @@
+/*
+ * The seek curve: seek, response and queue samples binned by distance, each
+ * bin's positioning time found from the edge of its band of latencies (one
+ * revolution wide), each direction kept as far as it truly differs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hddscope/datafile.h"
+#include "hddscope/fit.h"
+#include "hddscope/stats.h"
+
+#include "fit_local.h"
+
+#define BINS_PER_OCTAVE 3
+#define MIN_BIN 6		/* samples a seek bin needs */
+
+/*
+ * A bin of samples at similar distances: L = C + P(d) + W, with W uniform
+ * over one revolution.  The band [C + P, C + P + rev) is located by its
+ * two edges: the widest run of samples that fits in one revolution (which
+ * leaves out the rare sample delayed beyond it, such as a transfer that
+ * crossed a track), and (first + last - rev) / 2 of that run estimates
+ * C + P with an error that falls as 1/n, where the mean (minus rev / 2)
+ * falls as 1/sqrt(n) and the lower envelope alone is biased by rev / (n + 1).
+ *
+ * Bins pool both directions; each direction's own band edge is kept in
+ * proportion to how far the directions differ beyond their noise
+ * (empirical-Bayes shrinkage), so a symmetric drive gets the pooled
+ * figure and an asymmetric one its two curves.
+ */
+struct pbin {
+	double d;		/* geometric mean of |d| */
+	double lo;		/* C + P at d */
+	double spread;		/* last - first of the run in one revolution */
+	size_t i0, im, i1;	/* samples: [i0, im) negative, [im, i1) positive */
+	int key;
+};
+
+/* The lower band edge from latencies r[0..n) (reordered): see above. */
+double fit_band_edge(double *r, size_t n, double rev, double *spread)
+{
+	size_t bi = 0, bj = 0, best = 0;
+
+	hd_sort_doubles(r, n);
+	for (size_t i = 0, j = 0; i < n; i++) {
+		if (j < i)
+			j = i;
+		while (j + 1 < n && r[j + 1] <= r[i] + 1.01 * rev)
+			j++;
+		/* Strictly more: of equal runs the lowest, since delays only add. */
+		if (j - i + 1 > best) {
+			best = j - i + 1;
+			bi = i;
+			bj = j;
+		}
+	}
+	*spread = r[bj] - r[bi];
+	return (r[bi] + r[bj] - rev) / 2;
+}
+
+/* The band edge at |d|, piecewise linear in log|d| between bins (sorted by d), flat beyond them. */
+static double curve_at(const struct pbin *b, size_t nb, double d)
+{
+	double x = log(fabs(d));
+	size_t i = 1;
+
+	if (fabs(d) <= b[0].d)
+		return b[0].lo;
+	while (i < nb && b[i].d < fabs(d))
+		i++;
+	if (i == nb)
+		return b[nb - 1].lo;
+	return b[i - 1].lo + (b[i].lo - b[i - 1].lo) * (x - log(b[i - 1].d)) / (log(b[i].d) - log(b[i - 1].d));
+}
+
+static int cmp_pbin(const void *a, const void *b)
+{
+	double x = ((const struct pbin *)a)->d, y = ((const struct pbin *)b)->d;
+
+	return (x > y) - (x < y);
+}
+
+/* Sort by bin key, then negative before positive, then |d|. */
+static int cmp_key(const void *a, const void *b)
+{
+	const struct samp *x = a, *y = b;
+
+	if (x->key != y->key)
+		return (x->key > y->key) - (x->key < y->key);
+	if ((x->d < 0) != (y->d < 0))
+		return (y->d < 0) - (x->d < 0);
+	return (fabs(x->d) > fabs(y->d)) - (fabs(x->d) < fabs(y->d));
+}
+
+static double geo_mean(const struct samp *v, size_t i0, size_t i1)
+{
+	double s = 0;
+
+	for (size_t i = i0; i < i1; i++)
+		s += log(fabs(v[i].d));
+	return exp(s / (double)(i1 - i0));
+}
+
+/*
+ * Response distances whose samples all start within a megabyte (the
+ * longest, which can only start at the ends of the device) neither sample
+ * the rotation nor miss the cache: v sorted by d, kept in place.
+ */
+void fit_drop_fixed_starts(struct samp *v, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0, j; i < *n; i = j) {
+		double lo = v[i].start, hi = v[i].start;
+
+		for (j = i; j < *n && v[j].d == v[i].d; j++) {
+			lo = fmin(lo, v[j].start);
+			hi = fmax(hi, v[j].start);
+		}
+		if (hi - lo < (1 << 20))
+			continue;
+		memmove(v + k, v + i, (j - i) * sizeof(*v));
+		k += j - i;
+	}
+	*n = k;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	double x = ((const struct srow *)a)->d, y = ((const struct srow *)b)->d;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The queue probe's single client reads random offsets one after another:
+ * each read's distance from the one before is a seek sample, and random
+ * pairs reach the long distances the seek file does not (a quarter of them
+ * lie beyond half the device).  Both reads must have gone to the media.
+ */
+static struct samp *queue_samples(const struct hd_df *df, size_t *n)
+{
+	const struct hd_df_col *p, *o, *t, *l, *c;
+	struct samp *v;
+	double prev = NAN;
+
+	*n = 0;
+	if (!df)
+		return NULL;
+	p = hd_df_col(df, "procs");
+	o = hd_df_col(df, "offset_bytes");
+	t = hd_df_col(df, "start_ms");
+	l = hd_df_col(df, "latency_ms");
+	c = hd_df_col(df, "class");
+	if (!p || !o || !t || !l || !c || p->type != HD_COL_NUM || o->type != HD_COL_NUM || l->type != HD_COL_NUM ||
+	    c->type != HD_COL_STR || !df->nrows || !(v = malloc(df->nrows * sizeof(*v))))
+		return NULL;
+	for (size_t i = 0; i < df->nrows; i++) {
+		int media = strcmp(hd_df_str(c, i), "media") == 0;
+
+		if (p->num[i] != 1) {
+			prev = NAN;
+			continue;
+		}
+		if (media && !isnan(prev))
+			v[(*n)++] = (struct samp){ o->num[i] - prev, l->num[i], prev, 0 };
+		prev = media ? o->num[i] : NAN;
+	}
+	return v;
+}
+
+/*
+ * Seek samples into bins of a third of an octave up from the shortest
+ * distance; returns the longest distance (0 without samples).
+ */
+static double key_seek(struct samp *s, size_t ns)
+{
+	double smin = INFINITY, smax = 0;
+
+	for (size_t i = 0; i < ns; i++) {
+		smax = fmax(smax, fabs(s[i].d));
+		smin = fmin(smin, fabs(s[i].d));
+	}
+	for (size_t i = 0; i < ns; i++)
+		s[i].key = (int)floor(log2(fabs(s[i].d) / smin) * BINS_PER_OCTAVE);
+	return smax;
+}
+
+/*
+ * The response samples from |d| = from on (and beyond two blocks), kept in
+ * place: one bin per grid distance, numbered after every seek bin.  0, or
+ * -1 when out of memory.
+ */
+static int key_response(struct samp *r, size_t *nr, double from, double block)
+{
+	size_t k = 0, nd = 0, n = *nr;
+	double *dist;
+
+	if (!r)
+		return 0;
+	qsort(r, n, sizeof(*r), fit_cmp_samp_d);
+	fit_drop_fixed_starts(r, &n);
+	for (size_t i = 0; i < n; i++)
+		if (fabs(r[i].d) >= from && fabs(r[i].d) > 2 * block)
+			r[k++] = r[i];
+	*nr = n = k;
+	dist = malloc((n ? n : 1) * sizeof(*dist));
+	if (!dist)
+		return n ? -1 : 0;
+	for (size_t i = 0; i < n; i++)
+		dist[i] = fabs(r[i].d);
+	qsort(dist, n, sizeof(*dist), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || dist[i] != dist[i - 1])
+			dist[nd++] = dist[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = 0, hi = nd;
+
+		while (hi - lo > 1) {
+			size_t mid = (lo + hi) / 2;
+			if (dist[mid] <= fabs(r[i].d))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		r[i].key = 1000000 + (int)lo;
+	}
+	free(dist);
+	return 0;
+}
+
+/* The queue pairs from |d| = from on, kept in place, in bins of a third of an octave after every response bin. */
+static void key_queue(struct samp *q, size_t *nq, double from)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *nq; i++)
+		if (fabs(q[i].d) >= from && q[i].d != 0) {
+			q[k] = q[i];
+			q[k++].key = 2000000 + (int)floor(log2(fabs(q[i].d)) * BINS_PER_OCTAVE);
+		}
+	*nq = k;
+}
+
+/*
+ * The samples (sorted here by bin) into bins b of MIN_BIN or more, sorted
+ * by distance, each with its band edge; tmp holds n values.  A bin whose
+ * latencies span less than half a revolution did not sample the rotation
+ * and is dropped.  (Moving samples along the curve to their bin's distance
+ * first was tried: the neighbours' noise it brings in costs more than a
+ * third of an octave of slope does.)  Returns the number of bins.
+ */
+static size_t make_bins(struct samp *all, size_t n, double rev, struct pbin *b, double *tmp)
+{
+	size_t nb = 0, k = 0;
+
+	qsort(all, n, sizeof(*all), cmp_key);
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t m = i;
+
+		for (j = i; j < n && all[j].key == all[i].key; j++)
+			if (all[j].d < 0)
+				m = j + 1;
+		if (j - i < MIN_BIN)
+			continue;
+		b[nb++] = (struct pbin){ geo_mean(all, i, j), 0, 0, i, m, j, all[i].key };
+	}
+	qsort(b, nb, sizeof(*b), cmp_pbin);
+	for (size_t i = 0; i < nb; i++) {
+		for (size_t j = b[i].i0; j < b[i].i1; j++)
+			tmp[j - b[i].i0] = all[j].lat;
+		b[i].lo = fit_band_edge(tmp, b[i].i1 - b[i].i0, rev, &b[i].spread);
+		if (b[i].spread >= 0.5 * rev)
+			b[k++] = b[i];
+	}
+	return k;
+}
+
+/*
+ * Each bin into the pooled points (f->pool), and each direction of each
+ * bin into a row (f->rows) at the pooled curve, with its own band edge's
+ * deviation from that curve in delta and the deviation's noise variance in
+ * sig2.  Returns the number of rows.
+ */
+static size_t direction_rows(struct fit *f, const struct samp *all, const struct pbin *b, size_t nb, double *tmp,
+			     double *delta, double *sig2)
+{
+	size_t nh = 0;
+
+	for (size_t k = 0; k < nb; k++) {
+		size_t part[3] = { b[k].i0, b[k].im, b[k].i1 };
+
+		f->pool[f->npool++] = (struct hd_fit_pt){ b[k].d, b[k].lo - f->C, b[k].i1 - b[k].i0, b[k].key };
+		for (int h = 0; h < 2; h++) {
+			size_t n = part[h + 1] - part[h];
+			double D, sp;
+
+			if (n < MIN_BIN)
+				continue;
+			D = geo_mean(all, part[h], part[h + 1]);
+			for (size_t j = part[h]; j < part[h + 1]; j++)
+				tmp[j - part[h]] = all[j].lat;
+			delta[nh] = fit_band_edge(tmp, n, f->rev, &sp) - curve_at(b, nb, D);
+			sig2[nh] = f->rev * f->rev / (2.0 * (double)(n + 1) * (double)(n + 2));
+			f->rows[nh++] = (struct srow){ h ? D : -D, curve_at(b, nb, D), n };
+		}
+	}
+	return nh;
+}
+
+/*
+ * How much the directions truly differ: their deviations at adjacent
+ * distances share a real difference (which varies smoothly) but not
+ * their noise, so the mean product of neighbours estimates its square.
+ * Each row keeps its deviation in that proportion, less the overhead; the
+ * rows end sorted by signed distance.
+ */
+static void shrink_directions(struct fit *f, const double *delta, const double *sig2, size_t nh)
+{
+	double sum = 0;
+	size_t pairs = 0;
+
+	for (size_t k = 0; k < nh; k++)
+		for (size_t j = k + 1; j < nh && j <= k + 2; j++)
+			if ((f->rows[j].d < 0) == (f->rows[k].d < 0)) {
+				sum += delta[k] * delta[j];
+				pairs++;
+				break;
+			}
+	f->tau = pairs ? sqrt(fmax(0, sum / (double)pairs)) : 0;
+	for (size_t k = 0; k < nh; k++) {
+		double t2 = f->tau * f->tau;
+
+		f->rows[k].ms += (t2 > 0 ? delta[k] * t2 / (t2 + sig2[k]) : 0) - f->C;
+	}
+	f->nrows = nh;
+	qsort(f->rows, f->nrows, sizeof(*f->rows), cmp_row);
+}
+
+/* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
+int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t errlen)
+{
+	size_t ns = 0, nr = 0, nq = 0, nb, n;
+	struct samp *s = fit_samples(in->seek, "read", "media", &ns);
+	struct samp *r = fit_samples(in->resp, "read", "media", &nr), *all = NULL;
+	struct samp *q = queue_samples(in->qreq, &nq);
+	struct pbin *b = NULL;
+	double *tmp = NULL, *delta = NULL, *sig2 = NULL, smax = key_seek(s, ns);
+	int rc = -1;
+
+	/* The response probe adds the distances the seek file does not reach. */
+	f->resp_from = ns ? smax * 1.2 : 0;
+	key_queue(q, &nq, f->resp_from);
+	if (key_response(r, &nr, f->resp_from, f->block)) {
+		fit_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	/* From here on the response and queue samples are one set. */
+	if (nq) {
+		struct samp *rq = realloc(r, (nr + nq) * sizeof(*r));
+
+		if (!rq) {
+			fit_fail(err, errlen, "out of memory");
+			goto out;
+		}
+		r = rq;
+		memcpy(r + nr, q, nq * sizeof(*q));
+		nr += nq;
+	}
+	f->far = malloc((nr ? nr : 1) * sizeof(*f->far));
+	for (size_t i = 0; f->far && i < nr; i++)
+		if (fabs(r[i].d) >= f->cap / 2)
+			f->far[f->nfar++] = r[i];
+	n = ns + nr;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	b = calloc(n ? n : 1, sizeof(*b));
+	f->rows = calloc(2 * n + 1, sizeof(*f->rows));
+	f->pool = calloc(n ? n : 1, sizeof(*f->pool));
+	delta = calloc(2 * n + 1, sizeof(*delta));
+	sig2 = calloc(2 * n + 1, sizeof(*sig2));
+	tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	if (!all || !b || !f->rows || !f->pool || !delta || !sig2 || !tmp) {
+		fit_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	if (ns)
+		memcpy(all, s, ns * sizeof(*s));
+	if (nr)
+		memcpy(all + ns, r, nr * sizeof(*r));
+	nb = make_bins(all, n, f->rev, b, tmp);
+	if (!nb) {
+		fit_fail(err, errlen, "no seek or response samples to fit a seek curve to");
+		goto out;
+	}
+	shrink_directions(f, delta, sig2, direction_rows(f, all, b, nb, tmp, delta, sig2));
+	f->have_rw = hd_fit_rw(f->pool, f->npool, &f->rw) == 0;
+	rc = 0;
+out:
+	free(s);
+	free(r);
+	free(q);
+	free(all);
+	free(b);
+	free(tmp);
+	free(delta);
+	free(sig2);
+	return rc;
+}
