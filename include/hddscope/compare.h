@@ -1,5 +1,5 @@
 /*
- * Comparing two profiles (issue "Insight", hddscope compare): the
+ * Comparing two profiles (hddscope compare): the
  * statistics that decide which drive is faster at which distance and which
  * is steadier, and the comparison of two profile directories into
  * findings.txt, compare.json and per-distance bin files.  Analysis reads

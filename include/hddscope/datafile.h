@@ -1,5 +1,5 @@
 /*
- * Data files (DESIGN section 4): a "# hddscope-data 1" line, "# key: value"
+ * Data files (hddscope(1), DATA FILES): a "# hddscope-data 1" line, "# key: value"
  * metadata, a "# columns: ..." line, then tab-separated rows.  Writing goes
  * to a temporary name beside the final one and is renamed on finish, so a
  * crash never leaves a half-written file under the final name.

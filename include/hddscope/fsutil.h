@@ -1,5 +1,5 @@
 /*
- * The file rules every command follows (DESIGN section 2): an output is
+ * The file rules every command follows (hddscope(1), SAFETY): an output is
  * written to a temporary file beside it and renamed over nothing but a
  * regular file; an existing path that is not a regular file (or not a
  * directory, where one is asked for) is refused before any measurement;

@@ -1,7 +1,7 @@
 /*
  * What every probe shares: the run context (device, generator, progress,
  * interruption, consecutive-failure accounting), the cache-hit calibration
- * of DESIGN section 3, the signed distance generator, and the common part
+ * that labels each access media or cache, the signed distance generator, and the common part
  * of every data file header.
  */
 #ifndef HDDSCOPE_PROBE_H
@@ -104,7 +104,7 @@ int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p);
 
 
 /*
- * Positioning before a timed access (DESIGN section 3): a media read at a
+ * Positioning before a timed access: a media read at a
  * reference point.  pick() draws a reference from g; before() (optional)
  * runs before every reference read, e.g. a write probe's untimed read of
  * its target.  The first reference of a sample comes from the plan stream

@@ -1,5 +1,5 @@
 /*
- * The simulated drive (DESIGN section 5): a drive model parsed from a
+ * The simulated drive (data/drives/README.md): a drive model parsed from a
  * ".drive" file (format 1, documented in data/drives/README.md), the
  * geometry and mechanics computed from it, an engine that costs every
  * access on a virtual clock, and trace replay against that engine.

@@ -1,5 +1,5 @@
 /*
- * Writer and reader of the TSV data files of DESIGN section 4.  The writer
+ * Writer and reader of the TSV data files (hddscope(1), DATA FILES).  The writer
  * keeps rows in a memory stream so that the header, which ends with whether
  * the run completed, can be written first; the file appears under its final
  * name only by rename().  The reader is strict: whatever it does not

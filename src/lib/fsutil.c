@@ -1,5 +1,5 @@
 /*
- * The file rules of DESIGN section 2 in one place: what may be replaced by
+ * The file rules (hddscope(1), SAFETY) in one place: what may be replaced by
  * an output, how an output reaches its name, and how inputs are opened and
  * read so that a FIFO, a device or a file without newlines can neither hang
  * a run nor exhaust its memory.
