@@ -1,8 +1,8 @@
 /*
  * What every probe shares: the run context (device, generator, progress,
  * interruption, consecutive-failure accounting), the cache-hit calibration
- * that labels each access media or cache, the signed distance generator, and the common part
- * of every data file header.
+ * that labels each access media or cache, the signed distance generator,
+ * and the common part of every data file header.
  */
 #ifndef HDDSCOPE_PROBE_H
 #define HDDSCOPE_PROBE_H

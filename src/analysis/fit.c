@@ -2,8 +2,8 @@
  * fit: the drive's mechanics from the data files of a profile directory.
  * Only the files are read, never a device, so a profile measured on one
  * machine can be fitted on another.  Every estimate names its method; the
- * methods are documented in hddscope(1) (FIT METHODS) and, briefly, where they are
- * computed: the revolution in fit_rev.c, the seek curve in fit_seek.c, its
+ * methods are documented in hddscope(1) (FIT METHODS) and, briefly, where
+ * they are computed: the revolution in fit_rev.c, the seek curve in fit_seek.c, its
  * models and datasheet figures in fit_model.c, the overhead, caches and
  * zones in fit_caches.c, the inputs in fit_inputs.c.  This file runs them
  * in order, writes seekcurve.tsv and fills the result; fit_json.c writes
