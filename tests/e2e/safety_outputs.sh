@@ -119,6 +119,11 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k hddscope-full "$F" 2>/dev/nu
 	run 3 timeout 60 "$HDDSCOPE" plot -o "$F" "$S"
 	expect_err "chart $F/s.png: came out empty or incomplete"
 	[ ! -e "$F/s.png" ] || fail "a partial chart was kept"
+	# The queue's summary fits, its requests file does not: the summary must not name it.
+	run 3 timeout 60 "$HDDSCOPE" queue -q --procs 1,4 --requests 500 -o "$F/q.tsv" sim:atlas3
+	expect_err "write $F/q-requests.tsv: No space left on device"
+	[ ! -e "$F/q-requests.tsv" ] || fail "a partial requests file was kept"
+	grep -q '^# requests_file: none (write ' "$F/q.tsv" || fail "queue.tsv names a requests file that was not written"
 	pass "full file system"
 else
 	echo "note: no tmpfs mount (not root?): full file system cases skipped"
