@@ -548,6 +548,68 @@ static int check_outputs(const struct prof_opts *o)
 	return check_out(charts, "seekcurve", ext, 0) ? -1 : 0;
 }
 
+/*
+ * One step: the probe's options at their defaults, the step's own (fill),
+ * then the profile's common ones; run.  Returns its exit code and adds its
+ * drive time to *drive_ns.
+ */
+static int run_step(const struct prof_opts *o, const struct step *st, int64_t *drive_ns)
+{
+	union probe_opts u;
+	char path[4096];
+	int64_t ns = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s.tsv", o->dir, st->name);
+	hd_opt_defaults(st->probe->spec, &u, sizeof(u));
+	st->fill(&u, o->quick);
+	u.c.write_ok = st->pass_write && o->c.write_ok;
+	u.c.sync = st->sync && o->c.write_ok;
+	u.c.write_cache = o->c.write_cache;
+	u.c.smart_blob = o->c.smart_blob;
+	u.c.seed = o->c.seed;
+	u.c.quiet = o->c.quiet;
+	u.c.out = path;
+	u.c.device = o->c.device;
+	rc = hd_probe_run(st->probe, &u, &ns);
+	*drive_ns += ns;
+	return rc;
+}
+
+/*
+ * Every step that applies, one after another, going on after a failure.
+ * rc[i] is step i's exit code, -1 when it did not run; *complete is
+ * cleared when one failed or was interrupted.  Returns the profile's exit
+ * code so far.
+ */
+static int run_steps(const struct prof_opts *o, int *rc, int *complete, int64_t *drive_ns)
+{
+	int ex = HD_EXIT_OK;
+
+	for (size_t i = 0; i < NSTEPS; i++) {
+		const struct step *st = &steps[i];
+
+		rc[i] = -1;
+		if (st->only_write && !o->c.write_ok)
+			continue;
+		if (hd_interrupted) {
+			*complete = 0;
+			continue;
+		}
+		rc[i] = run_step(o, st, drive_ns);
+		if (hd_interrupted) {
+			*complete = 0;
+			ex = hd_interrupt_exit();
+		} else if (rc[i] != HD_EXIT_OK) {
+			*complete = 0;
+			hd_err("profile: %s failed (exit %d); going on with the next probe", st->name, rc[i]);
+			if (ex == HD_EXIT_OK)
+				ex = HD_EXIT_RUNTIME;
+		}
+	}
+	return ex;
+}
+
 int hd_cmd_profile(int argc, char **argv)
 {
 	struct prof_opts o;
@@ -609,41 +671,7 @@ int hd_cmd_profile(int argc, char **argv)
 	hd_dev_close(d);
 	d = &info;
 
-	for (size_t i = 0; i < NSTEPS; i++) {
-		const struct step *st = &steps[i];
-		union probe_opts u;
-		int64_t ns = 0;
-
-		rc[i] = -1;
-		if (st->only_write && !o.c.write_ok)
-			continue;
-		if (hd_interrupted) {
-			complete = 0;
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s.tsv", o.dir, st->name);
-		hd_opt_defaults(st->probe->spec, &u, sizeof(u));
-		st->fill(&u, o.quick);
-		u.c.write_ok = st->pass_write && o.c.write_ok;
-		u.c.sync = st->sync && o.c.write_ok;
-		u.c.write_cache = o.c.write_cache;
-		u.c.smart_blob = o.c.smart_blob;
-		u.c.seed = o.c.seed;
-		u.c.quiet = o.c.quiet;
-		u.c.out = path;
-		u.c.device = o.c.device;
-		rc[i] = hd_probe_run(st->probe, &u, &ns);
-		drive_ns += ns;
-		if (hd_interrupted) {
-			complete = 0;
-			ex = hd_interrupt_exit();
-		} else if (rc[i] != HD_EXIT_OK) {
-			complete = 0;
-			hd_err("profile: %s failed (exit %d); going on with the next probe", st->name, rc[i]);
-			if (ex == HD_EXIT_OK)
-				ex = HD_EXIT_RUNTIME;
-		}
-	}
+	ex = run_steps(&o, rc, &complete, &drive_ns);
 
 	if (!o.no_charts) {
 		snprintf(charts, sizeof(charts), "%s/charts", o.dir);
