@@ -12,20 +12,12 @@ int hd_opt_size(const char *opt, const char *arg, uint64_t *out);
 int hd_opt_u64(const char *opt, const char *arg, uint64_t *out);
 /* Parse a duration (see hd_parse_duration) into nanoseconds. */
 int hd_opt_duration(const char *opt, const char *arg, int64_t *ns);
-/* Parse a count that must lie in [lo, hi]. */
-int hd_opt_range(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint64_t *out);
 
 /*
  * Open a device for a subcommand and print the error in the house style.
  * Returns 0 or the exit code to use (HD_EXIT_SETUP).
  */
 int hd_open_target(struct hd_dev **d, const char *spec, int flags);
-
-/*
- * getopt_long's answer for an option it did not take (':' missing value,
- * '?' unknown): print one line and the hint; returns HD_EXIT_USAGE.
- */
-int hd_opt_error(int key, char **argv, const char *cmd);
 
 /* Print "Try 'hddscope CMD --help'." after a usage error and return HD_EXIT_USAGE. */
 int hd_usage_hint(const char *cmd);

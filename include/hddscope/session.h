@@ -7,34 +7,16 @@
 #ifndef HDDSCOPE_SESSION_H
 #define HDDSCOPE_SESSION_H
 
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "hddscope/cachectl.h"
 #include "hddscope/identity.h"
+#include "hddscope/opt.h"
 #include "hddscope/probe.h"
 
-enum {
-	HD_OPT_SEED = 1000,
-	HD_OPT_WRITE,
-	HD_OPT_WRITE_CACHE,
-	HD_OPT_SMART_BLOB,
-	HD_OPT_SYNC,
-	HD_OPT_FIRST_PROBE = 1100,	/* probes number their own options from here */
-};
-
-#define HD_COMMON_LONGOPTS                                              \
-	{ "seed", required_argument, NULL, HD_OPT_SEED },               \
-	{ "write", no_argument, NULL, HD_OPT_WRITE },                   \
-	{ "write-cache", required_argument, NULL, HD_OPT_WRITE_CACHE }, \
-	{ "smart-blob", required_argument, NULL, HD_OPT_SMART_BLOB },   \
-	{ "sync", no_argument, NULL, HD_OPT_SYNC },                     \
-	{ "output", required_argument, NULL, 'o' },                     \
-	{ "quiet", no_argument, NULL, 'q' },                            \
-	{ "help", no_argument, NULL, 'h' }
-#define HD_COMMON_SHORTOPTS ":o:qh"
-#define HD_DEFAULT_SEED 1
+/* The default --seed, as an argument is written. */
+#define HD_DEFAULT_SEED "1"
 
 /* The options every probe shares. */
 struct hd_common {
@@ -46,31 +28,22 @@ struct hd_common {
 	int write_cache;	/* --write-cache: -1 keep, 0 off, 1 on */
 	const char *smart_blob;	/* --smart-blob FILE */
 	int sync;		/* --sync: writes complete only on the media */
+	/* Not an option: where the session adds the backend time it took (NULL: nowhere). */
+	int64_t *drive_ns;
 };
 
-void hd_common_init(struct hd_common *c);
-/*
- * Handle getopt_long's result c if it is a common option (or an error
- * getopt reported).  Returns 1 when handled, 0 when c is the probe's own,
- * -1 on a usage error (printed), 2 when --help was asked for.
- */
-int hd_common_opt(struct hd_common *c, int key, char **argv);
+/* The rows of the options every probe shares (opt.h), relative to struct hd_common. */
+extern const struct hd_option hd_common_options[];
+
+/* --write-cache on|off|keep into an int: 1, 0, -1 (keep, the default). */
+extern const char *const hd_write_cache_words[];
+extern const int hd_write_cache_values[];
+#define HD_WRITE_CACHE_OPTION(type, member, help_)                                                  \
+	{ .name = "write-cache", .kind = HD_OPT_ENUM, .off = offsetof(type, member),              \
+	  .words = hd_write_cache_words, .values = hd_write_cache_values, .def = "keep", .help = help_ }
+
 /* Take the optional DEVICE operand; -1 (printed) on extra operands. */
 int hd_common_operands(struct hd_common *c, int argc, char **argv);
-/*
- * A probe's whole command line: its own long options lo (which end with
- * HD_COMMON_LONGOPTS), the common ones into c, own(o, key) for each of its
- * own (0 or -1 after printing why), then the DEVICE operand.  Returns 0,
- * 1 when usage was printed for --help, -1 on a usage error (printed).
- */
-int hd_probe_parse(int argc, char **argv, const struct option *lo, struct hd_common *c, void (*usage)(FILE *f),
-		   int (*own)(void *o, int key, const char *arg), void *o);
-
-/* --block and the like: a size between one sector and 64 MiB. */
-int hd_opt_block(const char *opt, const char *arg, uint64_t *out);
-
-/* The usage lines of the common options. */
-void hd_common_usage(FILE *f, int writes);
 
 struct hd_session {
 	struct hd_run run;
@@ -84,6 +57,7 @@ struct hd_session {
 	int timed;		/* bounded by time: run.total counts progress, not samples */
 	uint64_t planned;	/* with timed: the samples planned where known, else 0 */
 	int64_t dev_t0_ns;	/* backend clock at the start */
+	int64_t *drive_ns;	/* hd_common's: the backend time is added there at the end */
 	uint64_t nrows, nmedia, ncache, nerror;
 };
 
@@ -135,8 +109,5 @@ const char *hd_signal_name(int sig);
  * or HD_EXIT_RUNTIME when the run stopped for another process (SIGIO).
  */
 int hd_interrupt_exit(void);
-
-/* Total backend time of every session ended in this process (for profile). */
-extern int64_t hd_session_total_dev_ns;
 
 #endif

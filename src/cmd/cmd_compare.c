@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,108 +18,60 @@
 #include "hddscope/cmd.h"
 #include "hddscope/compare.h"
 #include "hddscope/fsutil.h"
+#include "hddscope/opt.h"
 #include "hddscope/plot.h"
-
-static void compare_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope compare [OPTIONS] DIR_A DIR_B -o DIR\n"
-"\n"
-"Compare two profiles (directories written by 'hddscope profile'): for every\n"
-"data file both have, a side-by-side and an overlay chart in DIR/charts/, and\n"
-"the findings as sentences in DIR/findings.txt and as data in DIR/compare.json;\n"
-"per-distance bins of seek and response in DIR/bins-TEST.tsv.\n"
-"\n"
-"  -o, --output DIR      where the results go (required; created if missing)\n"
-"  --min-diff PCT        smallest difference called faster, percent (2)\n"
-"  --bins N              distance bins per decade, 2..32 (8)\n"
-"  --resamples N         bootstrap resamples per bin, 0..10000 (200)\n"
-"  --seed N              seed of the bootstrap (1)\n"
-"  --svg                 SVG charts instead of PNG\n"
-"  --no-charts           findings only\n"
-"  -q, --quiet           do not print the findings\n"
-"  -h, --help            this help\n"
-"\n"
-"Exit codes: 0 ok, 1 usage, 2 setup (a directory unreadable, nothing in\n"
-"common), 3 runtime (a chart could not be drawn).\n");
-}
 
 struct compare_opts {
 	const char *out, *dirs[2];
 	const char *ext;
-	int no_charts, quiet;
+	int svg, no_charts, quiet;
+	uint64_t min_diff, bins, resamples;	/* as given: percent, per decade, per bin */
 	struct hd_cmp_opts cmp;
 };
 
-enum { O_MINDIFF = 256, O_BINS, O_RESAMPLES, O_SEED, O_SVG, O_NOCHARTS };
+#define O(member) offsetof(struct compare_opts, member)
+
+static const struct hd_option compare_options[] = {
+	{ .name = "output", .letter = 'o', .kind = HD_OPT_STRING, .arg = "DIR", .off = O(out),
+	  .help = "where the results go (required; created if missing)" },
+	{ .name = "min-diff", .kind = HD_OPT_COUNT, .arg = "PCT", .off = O(min_diff), .def = "2", .hi = 100,
+	  .help = "smallest difference called faster, percent" },
+	{ .name = "bins", .kind = HD_OPT_COUNT, .arg = "N", .off = O(bins), .def = "8", .lo = 2, .hi = 32,
+	  .help = "distance bins per decade, 2..32" },
+	{ .name = "resamples", .kind = HD_OPT_COUNT, .arg = "N", .off = O(resamples), .def = "200", .hi = 10000,
+	  .help = "bootstrap resamples per bin, 0..10000" },
+	{ .name = "seed", .kind = HD_OPT_COUNT, .arg = "N", .off = O(cmp.seed), .def = "1",
+	  .help = "seed of the bootstrap" },
+	{ .name = "svg", .kind = HD_OPT_FLAG, .off = O(svg), .help = "SVG charts instead of PNG" },
+	{ .name = "no-charts", .kind = HD_OPT_FLAG, .off = O(no_charts), .help = "findings only" },
+	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = O(quiet), .help = "do not print the findings" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_END },
+};
+
+static const struct hd_cmdspec compare_spec = {
+	.name = "compare",
+	.intro = "Usage: hddscope compare [OPTIONS] DIR_A DIR_B -o DIR\n"
+		 "\n"
+		 "Compare two profiles (directories written by 'hddscope profile'): for every\n"
+		 "data file both have, a side-by-side and an overlay chart in DIR/charts/, and\n"
+		 "the findings as sentences in DIR/findings.txt and as data in DIR/compare.json;\n"
+		 "per-distance bins of seek and response in DIR/bins-TEST.tsv.\n"
+		 "\n",
+	.opts = compare_options,
+	.outro = "\n"
+		 "Exit codes: 0 ok, 1 usage, 2 setup (a directory unreadable, nothing in\n"
+		 "common), 3 runtime (a chart could not be drawn).\n",
+};
 
 /* 0 to go on, >0 the exit code (usage printed), <0 help printed. */
 static int parse(int argc, char **argv, struct compare_opts *o)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "min-diff", required_argument, NULL, O_MINDIFF },
-		{ "bins", required_argument, NULL, O_BINS },
-		{ "resamples", required_argument, NULL, O_RESAMPLES },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "svg", no_argument, NULL, O_SVG },
-		{ "no-charts", no_argument, NULL, O_NOCHARTS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int c;
+	uint64_t seed;
+	int ex = hd_opt_parse(&compare_spec, o, sizeof(*o), argc, argv);
 
-	memset(o, 0, sizeof(*o));
-	o->ext = "png";
-	hd_cmp_defaults(&o->cmp);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->out = optarg;
-			break;
-		case O_MINDIFF:
-			if (hd_opt_range("--min-diff", optarg, 0, 100, &v))
-				return hd_usage_hint("compare");
-			o->cmp.min_rel = (double)v / 100;
-			break;
-		case O_BINS:
-			if (hd_opt_range("--bins", optarg, 2, 32, &v))
-				return hd_usage_hint("compare");
-			o->cmp.bins_per_decade = (int)v;
-			break;
-		case O_RESAMPLES:
-			if (hd_opt_range("--resamples", optarg, 0, 10000, &v))
-				return hd_usage_hint("compare");
-			o->cmp.resamples = (int)v;
-			break;
-		case O_SEED:
-			if (hd_opt_u64("--seed", optarg, &o->cmp.seed))
-				return hd_usage_hint("compare");
-			break;
-		case O_SVG:
-			o->ext = "svg";
-			break;
-		case O_NOCHARTS:
-			o->no_charts = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			compare_usage(stdout);
-			return -1;
-		case ':':
-			hd_err("option '%s' needs a value", argv[optind - 1]);
-			return hd_usage_hint("compare");
-		default:
-			hd_err("unknown option '%s'", argv[optind - 1]);
-			return hd_usage_hint("compare");
-		}
-	}
+	if (ex != HD_OPT_GO)
+		return ex == HD_EXIT_OK ? -1 : ex;
 	if (argc - optind != 2) {
 		hd_err(argc - optind < 2 ? "two profile directories are needed" : "too many arguments");
 		return hd_usage_hint("compare");
@@ -129,6 +82,14 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 	}
 	o->dirs[0] = argv[optind];
 	o->dirs[1] = argv[optind + 1];
+	o->ext = o->svg ? "svg" : "png";
+	/* The analysis's own defaults for what the command line does not set. */
+	seed = o->cmp.seed;
+	hd_cmp_defaults(&o->cmp);
+	o->cmp.seed = seed;
+	o->cmp.min_rel = (double)o->min_diff / 100;
+	o->cmp.bins_per_decade = (int)o->bins;
+	o->cmp.resamples = (int)o->resamples;
 	return 0;
 }
 

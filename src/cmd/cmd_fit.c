@@ -6,6 +6,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,30 +15,44 @@
 #include "hddscope/fit.h"
 #include "hddscope/fsutil.h"
 #include "hddscope/json.h"
+#include "hddscope/opt.h"
 
-static void fit_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope fit [OPTIONS] DIR\n"
-"\n"
-"Fit the drive from the data files in DIR (a profile directory, or any\n"
-"directory of hddscope data files): the seek curve with rotation, transfer\n"
-"and overhead removed (DIR/seekcurve.tsv), the revolution time and rpm, the\n"
-"controller overhead, track-to-track, average and full-stroke seek, a\n"
-"Ruemmler-Wilkes model of the curve, read-ahead, write cache and zone rates.\n"
-"The figures go into DIR/summary.json as \"fit\" (the file is created when\n"
-"absent; its other sections are kept).  Only the files are read, never a\n"
-"device.\n"
-"\n"
-"  --drive-out FILE    also write a simulated-drive model (format 1) of the\n"
-"                      fitted drive, to run as sim:FILE\n"
-"  --json              print the fit section as JSON instead of the summary\n"
-"  -q, --quiet         print nothing but errors\n"
-"  -h, --help          this help\n"
-"\n"
-"Exit codes: 0 ok, 1 usage, 2 nothing to fit (no usable data, unreadable\n"
-"file, corrupt summary.json), 3 an output could not be written.\n");
-}
+/* What the command line asks for. */
+struct fit_opts {
+	const char *drive;	/* --drive-out FILE */
+	int json, quiet;
+};
+
+static const struct hd_option fit_options[] = {
+	{ .name = "drive-out", .kind = HD_OPT_FILE, .arg = "FILE", .off = offsetof(struct fit_opts, drive),
+	  .help = "also write a simulated-drive model (format 1) of the\n"
+		  "fitted drive, to run as sim:FILE" },
+	{ .name = "json", .kind = HD_OPT_FLAG, .off = offsetof(struct fit_opts, json),
+	  .help = "print the fit section as JSON instead of the summary" },
+	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = offsetof(struct fit_opts, quiet),
+	  .help = "print nothing but errors" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_END },
+};
+
+static const struct hd_cmdspec fit_spec = {
+	.name = "fit",
+	.intro = "Usage: hddscope fit [OPTIONS] DIR\n"
+		 "\n"
+		 "Fit the drive from the data files in DIR (a profile directory, or any\n"
+		 "directory of hddscope data files): the seek curve with rotation, transfer\n"
+		 "and overhead removed (DIR/seekcurve.tsv), the revolution time and rpm, the\n"
+		 "controller overhead, track-to-track, average and full-stroke seek, a\n"
+		 "Ruemmler-Wilkes model of the curve, read-ahead, write cache and zone rates.\n"
+		 "The figures go into DIR/summary.json as \"fit\" (the file is created when\n"
+		 "absent; its other sections are kept).  Only the files are read, never a\n"
+		 "device.\n"
+		 "\n",
+	.opts = fit_options,
+	.outro = "\n"
+		 "Exit codes: 0 ok, 1 usage, 2 nothing to fit (no usable data, unreadable\n"
+		 "file, corrupt summary.json), 3 an output could not be written.\n",
+};
 
 static void put_ms(const char *label, double v)
 {
@@ -119,47 +134,18 @@ static int fit_outputs(const char *dir, const struct hd_fit_result *fit, const c
 
 int hd_cmd_fit(int argc, char **argv)
 {
-	enum { O_DRIVE = 1000, O_JSON };
-	static const struct option lo[] = {
-		{ "drive-out", required_argument, NULL, O_DRIVE },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct fit_opts o;
 	const char *drive = NULL, *dir;
 	int c, json = 0, quiet = 0;
 	char err[1024];
 	struct hd_fit_result fit;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qh", lo, NULL)) != -1) {
-		switch (c) {
-		case O_DRIVE:
-			if (!*optarg) {
-				hd_err("--drive-out: empty file name");
-				return hd_usage_hint("fit");
-			}
-			drive = optarg;
-			break;
-		case O_JSON:
-			json = 1;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fit_usage(stdout);
-			return HD_EXIT_OK;
-		case ':':
-			hd_err("option '%s' needs a value", argv[optind - 1]);
-			return hd_usage_hint("fit");
-		default:
-			hd_err("unknown option '%s'", argv[optind - 1]);
-			return hd_usage_hint("fit");
-		}
-	}
+	c = hd_opt_parse(&fit_spec, &o, sizeof(o), argc, argv);
+	if (c != HD_OPT_GO)
+		return c;
+	drive = o.drive;
+	json = o.json;
+	quiet = o.quiet;
 	if (argc - optind != 1) {
 		hd_err(argc - optind ? "too many arguments: '%s'" : "DIR is required: the profile directory to fit%s",
 		       argc - optind ? argv[optind + 1] : "");

@@ -4,6 +4,7 @@
  * hddscope smart-save: keep a drive's SMART data for later.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,29 +12,41 @@
 #include "hddscope/cmd.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
+#include "hddscope/opt.h"
 #include "hddscope/util.h"
 
-static void info_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope info [--json] [--smart] [--smart-blob FILE] [DEVICE]\n"
-"\n"
-"Show what hddscope sees of DEVICE (default: " HD_DEFAULT_TARGET "): kind, size,\n"
-"logical and physical sector, rotational flag; the drive's identity (model,\n"
-"serial, firmware, nominal rpm, NCQ depth) from ATA IDENTIFY; its SMART health\n"
-"through libatasmart (overall assessment, bad sectors, temperature, power-on\n"
-"hours, power cycles); write cache and read look-ahead; the kernel queue's\n"
-"scheduler and nr_requests.  A file, a non-ATA device or a simulated drive\n"
-"says why SMART is not available.  Nothing is written.\n"
-"\n"
-"  --json              machine-readable output\n"
-"  --smart             add the SMART attribute table\n"
-"  --smart-blob FILE   identity and SMART from saved data (skdump --save or\n"
-"                      hddscope smart-save) instead of asking the drive\n"
-"  -h, --help          this help\n"
-"\n"
-"Exit codes: 0 ok, 1 usage, 2 cannot open (the device or the saved data).\n");
-}
+struct info_opts {
+	int json, attrs;
+	const char *blob;	/* --smart-blob FILE */
+};
+
+static const struct hd_option info_options[] = {
+	{ .name = "json", .kind = HD_OPT_FLAG, .off = offsetof(struct info_opts, json), .help = "machine-readable output" },
+	{ .name = "smart", .kind = HD_OPT_FLAG, .off = offsetof(struct info_opts, attrs),
+	  .help = "add the SMART attribute table" },
+	{ .name = "smart-blob", .kind = HD_OPT_STRING, .arg = "FILE", .off = offsetof(struct info_opts, blob),
+	  .help = "identity and SMART from saved data (skdump --save or\n"
+		  "hddscope smart-save) instead of asking the drive" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_END },
+};
+
+static const struct hd_cmdspec info_spec = {
+	.name = "info",
+	.intro = "Usage: hddscope info [--json] [--smart] [--smart-blob FILE] [DEVICE]\n"
+		 "\n"
+		 "Show what hddscope sees of DEVICE (default: " HD_DEFAULT_TARGET "): kind, size,\n"
+		 "logical and physical sector, rotational flag; the drive's identity (model,\n"
+		 "serial, firmware, nominal rpm, NCQ depth) from ATA IDENTIFY; its SMART health\n"
+		 "through libatasmart (overall assessment, bad sectors, temperature, power-on\n"
+		 "hours, power cycles); write cache and read look-ahead; the kernel queue's\n"
+		 "scheduler and nr_requests.  A file, a non-ATA device or a simulated drive\n"
+		 "says why SMART is not available.  Nothing is written.\n"
+		 "\n",
+	.opts = info_options,
+	.outro = "\n"
+		 "Exit codes: 0 ok, 1 usage, 2 cannot open (the device or the saved data).\n",
+};
 
 static void text_identity(const struct hd_dev *d, const struct hd_identity *id, int attrs)
 {
@@ -103,40 +116,19 @@ static void text_identity(const struct hd_dev *d, const struct hd_identity *id, 
 
 int hd_cmd_info(int argc, char **argv)
 {
-	enum { O_JSON = 1, O_SMART, O_BLOB };
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "smart", no_argument, NULL, O_SMART },
-		{ "smart-blob", required_argument, NULL, O_BLOB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct info_opts o;
 	struct hd_identity id;
 	struct hd_dev *d;
 	const char *spec, *blob = NULL;
 	int c, json = 0, attrs = 0, ex;
 	char err[512];
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		switch (c) {
-		case O_JSON:
-			json = 1;
-			break;
-		case O_SMART:
-			attrs = 1;
-			break;
-		case O_BLOB:
-			blob = optarg;
-			break;
-		case 'h':
-			info_usage(stdout);
-			return HD_EXIT_OK;
-		default:
-			return hd_opt_error(c, argv, "info");
-		}
-	}
+	c = hd_opt_parse(&info_spec, &o, sizeof(o), argc, argv);
+	if (c != HD_OPT_GO)
+		return c;
+	json = o.json;
+	attrs = o.attrs;
+	blob = o.blob;
 	if (argc - optind > 1) {
 		hd_err("too many arguments: '%s'", argv[optind + 1]);
 		return hd_usage_hint("info");

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +21,36 @@
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
 #include "hddscope/fsutil.h"
+#include "hddscope/opt.h"
 #include "hddscope/plot.h"
 
-static void plot_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope plot [OPTIONS] FILE...\n"
-"\n"
-"Draw a chart of each data file with the gnuplot script for its test\n"
-"(plots/TEST.gp), as OUTDIR/NAME.png (or .svg).\n"
-"\n"
-"  -o, --output DIR   where the charts go (beside each data file)\n"
-"  --svg              SVG instead of PNG\n"
-"  -h, --help         this help\n"
-"\n"
-"Scripts are looked up in $HDDSCOPE_PLOTS, next to the installed binary and\n"
-"in the source tree.  Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
-"Exit codes: 0 ok, 1 usage, 2 setup (no gnuplot, no script, bad file),\n"
-"3 gnuplot failed.\n");
-}
+struct plot_opts {
+	const char *outdir;	/* -o DIR; NULL: beside each data file */
+	int svg;
+};
+
+static const struct hd_option plot_options[] = {
+	{ .name = "output", .letter = 'o', .kind = HD_OPT_STRING, .arg = "DIR", .off = offsetof(struct plot_opts, outdir),
+	  .shown = "beside each data file", .help = "where the charts go" },
+	{ .name = "svg", .kind = HD_OPT_FLAG, .off = offsetof(struct plot_opts, svg), .help = "SVG instead of PNG" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_END },
+};
+
+static const struct hd_cmdspec plot_spec = {
+	.name = "plot",
+	.intro = "Usage: hddscope plot [OPTIONS] FILE...\n"
+		 "\n"
+		 "Draw a chart of each data file with the gnuplot script for its test\n"
+		 "(plots/TEST.gp), as OUTDIR/NAME.png (or .svg).\n"
+		 "\n",
+	.opts = plot_options,
+	.outro = "\n"
+		 "Scripts are looked up in $HDDSCOPE_PLOTS, next to the installed binary and\n"
+		 "in the source tree.  Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
+		 "Exit codes: 0 ok, 1 usage, 2 setup (no gnuplot, no script, bad file),\n"
+		 "3 gnuplot failed.\n",
+};
 
 static int is_file(const char *p)
 {
@@ -252,32 +264,15 @@ int hd_plot_file(const char *data, const char *outdir, const char *ext, int prin
 
 int hd_cmd_plot(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "svg", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct plot_opts o;
 	const char *outdir = NULL, *ext = "png";
 	int c, ex = HD_EXIT_OK;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			outdir = optarg;
-			break;
-		case 's':
-			ext = "svg";
-			break;
-		case 'h':
-			plot_usage(stdout);
-			return HD_EXIT_OK;
-		default:
-			return hd_opt_error(c, argv, "plot");
-		}
-	}
+	c = hd_opt_parse(&plot_spec, &o, sizeof(o), argc, argv);
+	if (c != HD_OPT_GO)
+		return c;
+	outdir = o.outdir;
+	ext = o.svg ? "svg" : "png";
 	if (optind >= argc) {
 		hd_err("no data file given");
 		return hd_usage_hint("plot");

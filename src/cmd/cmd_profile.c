@@ -1,13 +1,14 @@
 /*
  * hddscope profile: every probe that applies, one after another on the same
  * target, their data files in one directory, every chart, and summary.json.
- * Each probe runs through its own command with options from the table
- * below, so a profile measures exactly what the single commands measure.
+ * Each probe runs through its own entry (probes.h) with its option struct
+ * filled by the table below, so a profile measures exactly what the single
+ * commands measure.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,10 @@
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
 #include "hddscope/plot.h"
+#include "hddscope/probes.h"
 #include "hddscope/profile_files.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"
-
-#define MAX_ARGS 16
 
 /*
  * One step of a profile.  est() is the step's drive time in seconds for a
@@ -37,13 +37,103 @@
  */
 struct step {
 	enum hd_profile_file_id file;	/* its data file */
-	int (*cmd)(int argc, char **argv);
+	const struct hd_probe *probe;
 	int only_write;		/* runs only with --write */
 	int pass_write;		/* gets --write when the profile has it */
 	int sync;		/* its writes reach the media (--sync): mechanics, not cache */
-	const char *args[MAX_ARGS];
-	const char *quick[MAX_ARGS];
+	/* Set the probe's own options (o holds its defaults): the full or the quick profile's. */
+	void (*fill)(void *o, int quick);
 	double (*est)(int quick, int write, double acc, double rate);
+};
+
+/* The quick profile's probes take fewer samples; the full one's take the probes' defaults. */
+static void fill_seek_read(void *vo, int quick)
+{
+	struct hd_seek_opts *o = vo;
+
+	if (quick)
+		o->samples = 500;
+}
+
+static void fill_seek_write(void *vo, int quick)
+{
+	struct hd_seek_opts *o = vo;
+
+	o->op = HD_OP_WRITE;
+	if (quick)
+		o->samples = 500;
+}
+
+static void fill_response(void *vo, int quick)
+{
+	struct hd_response_opts *o = vo;
+
+	if (quick) {
+		o->points = 40;
+		o->reps = 10;
+	}
+}
+
+static void fill_media(void *vo, int quick)
+{
+	struct hd_media_opts *o = vo;
+
+	if (quick) {
+		o->reps = 8;
+		o->max_size = 256 << 10;
+	}
+}
+
+static void fill_queue(void *vo, int quick)
+{
+	static const unsigned procs[] = { 1, 4, 16 };
+	struct hd_queue_opts *o = vo;
+
+	if (quick) {
+		memcpy(o->procs, procs, sizeof(procs));
+		o->nprocs = sizeof(procs) / sizeof(procs[0]);
+		o->time_ns = 2000000000LL;
+		o->have_time = 1;
+	}
+}
+
+static void fill_interval(void *vo, int quick)
+{
+	struct hd_interval_opts *o = vo;
+
+	if (quick) {
+		o->step = 1;
+		o->have_step = 1;
+		o->reps = 4;
+	}
+}
+
+static void fill_bench(void *vo, int quick)
+{
+	struct hd_bench_opts *o = vo;
+
+	if (quick)
+		o->time_ns = 1000000000LL;
+}
+
+static void fill_zone(void *vo, int quick)
+{
+	struct hd_zone_opts *o = vo;
+
+	if (quick)
+		o->points = 30;
+}
+
+/* Room for any probe's options. */
+union probe_opts {
+	struct hd_common c;
+	struct hd_seek_opts seek;
+	struct hd_response_opts response;
+	struct hd_media_opts media;
+	struct hd_queue_opts queue;
+	struct hd_interval_opts interval;
+	struct hd_bench_opts bench;
+	struct hd_zone_opts zone;
 };
 
 static double est_seek_read(int q, int w, double acc, double rate)
@@ -104,15 +194,14 @@ static double est_zone(int q, int w, double acc, double rate)
 }
 
 static const struct step steps[] = {
-	{ HD_PF_SEEK_READ, hd_cmd_seek, 0, 0, 0, { NULL }, { "--samples", "500", NULL }, est_seek_read },
-	{ HD_PF_SEEK_WRITE, hd_cmd_seek, 1, 1, 0, { "--op", "write", NULL }, { "--op", "write", "--samples", "500", NULL },
-	  est_seek_write },
-	{ HD_PF_RESPONSE, hd_cmd_response, 0, 1, 1, { NULL }, { "--points", "40", "--reps", "10", NULL }, est_response },
-	{ HD_PF_MEDIA, hd_cmd_media, 0, 0, 0, { NULL }, { "--reps", "8", "--max-size", "256k", NULL }, est_media },
-	{ HD_PF_QUEUE, hd_cmd_queue, 0, 0, 0, { NULL }, { "--procs", "1,4,16", "--time", "2s", NULL }, est_queue },
-	{ HD_PF_INTERVAL, hd_cmd_interval, 1, 1, 0, { NULL }, { "--step", "1", "--reps", "4", NULL }, est_interval },
-	{ HD_PF_BENCH, hd_cmd_bench, 0, 1, 0, { NULL }, { "--time", "1s", NULL }, est_bench },
-	{ HD_PF_ZONE, hd_cmd_zone, 0, 0, 0, { NULL }, { "--points", "30", NULL }, est_zone },
+	{ HD_PF_SEEK_READ, &hd_probe_seek, 0, 0, 0, fill_seek_read, est_seek_read },
+	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 0, fill_seek_write, est_seek_write },
+	{ HD_PF_RESPONSE, &hd_probe_response, 0, 1, 1, fill_response, est_response },
+	{ HD_PF_MEDIA, &hd_probe_media, 0, 0, 0, fill_media, est_media },
+	{ HD_PF_QUEUE, &hd_probe_queue, 0, 0, 0, fill_queue, est_queue },
+	{ HD_PF_INTERVAL, &hd_probe_interval, 1, 1, 0, fill_interval, est_interval },
+	{ HD_PF_BENCH, &hd_probe_bench, 0, 1, 0, fill_bench, est_bench },
+	{ HD_PF_ZONE, &hd_probe_zone, 0, 0, 0, fill_zone, est_zone },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
@@ -127,85 +216,73 @@ struct prof_opts {
 	int quick, svg, no_charts;
 };
 
-static void profile_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope profile [OPTIONS] [DEVICE] -o DIR\n"
-"\n"
-"Run every probe that applies (seek, response, media, queue, bench, zone;\n"
-"with --write also the write probes: seek writes, response writes (--sync, so\n"
-"that they time the mechanics rather than the write cache), interval,\n"
-"sequential and random writes), write their data files into DIR, draw every\n"
-"chart into DIR/charts/, and write DIR/summary.json.  Prints an estimate of\n"
-"the drive time before it starts and the time taken at the end (for a\n"
-"simulated drive: the simulated drive time and the CPU time).\n"
-"\n"
-"  -o, --output DIR    the profile directory (created; required)\n"
-"  --quick             fewer samples: a smaller, faster profile\n"
-"  --svg               SVG charts instead of PNG\n"
-"  --no-charts         data files and summary.json only\n"
-"  --write             also the write probes (data-preserving)\n"
-"  --write-cache on|off|keep\n"
-"                      the drive's write cache for every probe, restored after\n"
-"                      each; refuses to start where it cannot be set (keep)\n"
-"  --smart-blob FILE   identity and SMART health from saved data\n"
-"  --seed N            random seed for every probe (%d)\n"
-"  -q, --quiet         no progress lines\n"
-"  -h, --help          this help\n"
-"\n"
-"DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
-"Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 a probe failed\n"
-"at run time, 128 + signal when interrupted by HUP, INT, QUIT or TERM (129,\n"
-"130, 131, 143; the files measured so far say complete: no).\n",
-		HD_DEFAULT_SEED);
-}
+#define O(member) offsetof(struct prof_opts, member)
 
-static int profile_parse(int argc, char **argv, struct prof_opts *o)
-{
-	enum { O_QUICK = HD_OPT_FIRST_PROBE, O_SVG, O_NOCHARTS };
-	static const struct option lo[] = {
-		{ "quick", no_argument, NULL, O_QUICK },
-		{ "svg", no_argument, NULL, O_SVG },
-		{ "no-charts", no_argument, NULL, O_NOCHARTS },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, k;
+static const struct hd_option profile_options[] = {
+	{ .name = "output", .letter = 'o', .kind = HD_OPT_FILE, .arg = "DIR", .off = O(c.out),
+	  .help = "the profile directory (created; required)" },
+	{ .name = "quick", .kind = HD_OPT_FLAG, .off = O(quick), .help = "fewer samples: a smaller, faster profile" },
+	{ .name = "svg", .kind = HD_OPT_FLAG, .off = O(svg), .help = "SVG charts instead of PNG" },
+	{ .name = "no-charts", .kind = HD_OPT_FLAG, .off = O(no_charts), .help = "data files and summary.json only" },
+	{ .name = "write", .kind = HD_OPT_FLAG, .off = O(c.write_ok), .help = "also the write probes (data-preserving)" },
+	/* Taken and not listed: the write probes that time the mechanics have --sync already. */
+	{ .name = "sync", .kind = HD_OPT_FLAG, .off = O(c.sync) },
+	HD_WRITE_CACHE_OPTION(struct prof_opts, c.write_cache,
+			      "the drive's write cache for every probe, restored after\n"
+			      "each; refuses to start where it cannot be set"),
+	{ .name = "smart-blob", .kind = HD_OPT_FILE, .arg = "FILE", .off = O(c.smart_blob),
+	  .help = "identity and SMART health from saved data" },
+	{ .name = "seed", .kind = HD_OPT_COUNT, .arg = "N", .off = O(c.seed), .def = HD_DEFAULT_SEED,
+	  .help = "random seed for every probe" },
+	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = O(c.quiet), .help = "no progress lines" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_END },
+};
 
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(&o->c, c, argv);
-		if (k == 2) {
-			profile_usage(stdout);
-			return 1;
-		}
-		if (k < 0)
-			return -1;
-		if (k > 0)
-			continue;
-		switch (c) {
-		case O_QUICK:
-			o->quick = 1;
-			break;
-		case O_SVG:
-			o->svg = 1;
-			break;
-		case O_NOCHARTS:
-			o->no_charts = 1;
-			break;
-		}
-	}
-	if (hd_common_operands(&o->c, argc, argv))
-		return -1;
+static int profile_check(void *vo)
+{
+	const struct prof_opts *o = vo;
+
 	if (!o->c.out) {
 		hd_err("-o DIR is required: the directory the profile is written to");
 		return -1;
 	}
-	o->dir = o->c.out;
 	return 0;
+}
+
+static const struct hd_cmdspec profile_spec = {
+	.name = "profile",
+	.intro = "Usage: hddscope profile [OPTIONS] [DEVICE] -o DIR\n"
+		 "\n"
+		 "Run every probe that applies (seek, response, media, queue, bench, zone;\n"
+		 "with --write also the write probes: seek writes, response writes (--sync, so\n"
+		 "that they time the mechanics rather than the write cache), interval,\n"
+		 "sequential and random writes), write their data files into DIR, draw every\n"
+		 "chart into DIR/charts/, and write DIR/summary.json.  Prints an estimate of\n"
+		 "the drive time before it starts and the time taken at the end (for a\n"
+		 "simulated drive: the simulated drive time and the CPU time).\n"
+		 "\n",
+	.opts = profile_options,
+	.outro = "\n"
+		 "DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
+		 "Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 a probe failed\n"
+		 "at run time, 128 + signal when interrupted by HUP, INT, QUIT or TERM (129,\n"
+		 "130, 131, 143; the files measured so far say complete: no).\n",
+	.check = profile_check,
+};
+
+/* HD_OPT_GO with o filled, or the exit code to end with. */
+static int profile_parse(int argc, char **argv, struct prof_opts *o)
+{
+	int ex = hd_opt_parse(&profile_spec, o, sizeof(*o), argc, argv);
+
+	if (ex != HD_OPT_GO)
+		return ex;
+	if (hd_common_operands(&o->c, argc, argv))
+		return hd_usage_hint("profile");
+	/* The check saw -o: the profile's DIR. */
+	o->dir = o->c.out;
+	return HD_OPT_GO;
 }
 
 /*
@@ -481,6 +558,68 @@ static int check_outputs(const struct prof_opts *o)
 	return check_out(charts, "seekcurve", ext, 0) ? -1 : 0;
 }
 
+/*
+ * One step: the probe's options at their defaults, the step's own (fill),
+ * then the profile's common ones; run.  Returns its exit code and adds its
+ * drive time to *drive_ns.
+ */
+static int run_step(const struct prof_opts *o, const struct step *st, int64_t *drive_ns)
+{
+	union probe_opts u;
+	char path[4096];
+	int64_t ns = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s.tsv", o->dir, step_name(st));
+	hd_opt_defaults(st->probe->spec, &u, sizeof(u));
+	st->fill(&u, o->quick);
+	u.c.write_ok = st->pass_write && o->c.write_ok;
+	u.c.sync = st->sync && o->c.write_ok;
+	u.c.write_cache = o->c.write_cache;
+	u.c.smart_blob = o->c.smart_blob;
+	u.c.seed = o->c.seed;
+	u.c.quiet = o->c.quiet;
+	u.c.out = path;
+	u.c.device = o->c.device;
+	rc = hd_probe_run(st->probe, &u, &ns);
+	*drive_ns += ns;
+	return rc;
+}
+
+/*
+ * Every step that applies, one after another, going on after a failure.
+ * rc[i] is step i's exit code, -1 when it did not run; *complete is
+ * cleared when one failed or was interrupted.  Returns the profile's exit
+ * code so far.
+ */
+static int run_steps(const struct prof_opts *o, int *rc, int *complete, int64_t *drive_ns)
+{
+	int ex = HD_EXIT_OK;
+
+	for (size_t i = 0; i < NSTEPS; i++) {
+		const struct step *st = &steps[i];
+
+		rc[i] = -1;
+		if (st->only_write && !o->c.write_ok)
+			continue;
+		if (hd_interrupted) {
+			*complete = 0;
+			continue;
+		}
+		rc[i] = run_step(o, st, drive_ns);
+		if (hd_interrupted) {
+			*complete = 0;
+			ex = hd_interrupt_exit();
+		} else if (rc[i] != HD_EXIT_OK) {
+			*complete = 0;
+			hd_err("profile: %s failed (exit %d); going on with the next probe", step_name(st), rc[i]);
+			if (ex == HD_EXIT_OK)
+				ex = HD_EXIT_RUNTIME;
+		}
+	}
+	return ex;
+}
+
 int hd_cmd_profile(int argc, char **argv)
 {
 	struct prof_opts o;
@@ -489,11 +628,12 @@ int hd_cmd_profile(int argc, char **argv)
 	char err[512];
 	int rc[NSTEPS], ex = HD_EXIT_OK, r, complete = 1;
 	double acc = 0, rate = 0, est = 0, cpu0, wall0;
-	char started[32], seed[32], path[4096], charts[4096];
+	char started[32], path[4096], charts[4096];
+	int64_t drive_ns = 0;
 
 	r = profile_parse(argc, argv, &o);
-	if (r)
-		return r > 0 ? HD_EXIT_OK : hd_usage_hint("profile");
+	if (r != HD_OPT_GO)
+		return r;
 	/* Ctrl-C during the look at the target ends the profile between steps. */
 	hd_install_signals();
 	if (check_outputs(&o))
@@ -540,57 +680,8 @@ int hd_cmd_profile(int argc, char **argv)
 	info.priv = NULL;
 	hd_dev_close(d);
 	d = &info;
-	hd_session_total_dev_ns = 0;
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)o.c.seed);
 
-	for (size_t i = 0; i < NSTEPS; i++) {
-		const struct step *st = &steps[i];
-		const char *const *args = o.quick ? st->quick : st->args;
-		char *av[MAX_ARGS + 16];
-		int ac = 0;
-
-		rc[i] = -1;
-		if (st->only_write && !o.c.write_ok)
-			continue;
-		if (hd_interrupted) {
-			complete = 0;
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s.tsv", o.dir, step_name(st));
-		av[ac++] = (char *)step_name(st);
-		for (int k = 0; args[k]; k++)
-			av[ac++] = (char *)args[k];
-		if (st->pass_write && o.c.write_ok)
-			av[ac++] = "--write";
-		if (st->sync && o.c.write_ok)
-			av[ac++] = "--sync";
-		if (o.c.write_cache >= 0) {
-			av[ac++] = "--write-cache";
-			av[ac++] = o.c.write_cache ? "on" : "off";
-		}
-		if (o.c.smart_blob) {
-			av[ac++] = "--smart-blob";
-			av[ac++] = (char *)o.c.smart_blob;
-		}
-		av[ac++] = "--seed";
-		av[ac++] = seed;
-		if (o.c.quiet)
-			av[ac++] = "--quiet";
-		av[ac++] = "-o";
-		av[ac++] = path;
-		av[ac++] = (char *)o.c.device;
-		av[ac] = NULL;
-		rc[i] = st->cmd(ac, av);
-		if (hd_interrupted) {
-			complete = 0;
-			ex = hd_interrupt_exit();
-		} else if (rc[i] != HD_EXIT_OK) {
-			complete = 0;
-			hd_err("profile: %s failed (exit %d); going on with the next probe", step_name(st), rc[i]);
-			if (ex == HD_EXIT_OK)
-				ex = HD_EXIT_RUNTIME;
-		}
-	}
+	ex = run_steps(&o, rc, &complete, &drive_ns);
 
 	if (!o.no_charts) {
 		snprintf(charts, sizeof(charts), "%s/charts", o.dir);
@@ -611,7 +702,7 @@ int hd_cmd_profile(int argc, char **argv)
 		}
 	}
 	{
-		double drive_s = (double)hd_session_total_dev_ns / 1e9, cpu_s = cpu_seconds() - cpu0;
+		double drive_s = (double)drive_ns / 1e9, cpu_s = cpu_seconds() - cpu0;
 		double wall_s = (double)hd_mono_ns() / 1e9 - wall0;
 
 		if (write_summary(&o, d, &ident, rc, complete, est, drive_s, cpu_s, wall_s, started)) {

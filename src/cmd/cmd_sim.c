@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
 #include "hddscope/fsutil.h"
+#include "hddscope/opt.h"
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
@@ -278,31 +280,43 @@ int hd_cmd_sim(int argc, char **argv)
 
 /* ---- replay ---- */
 
-static void replay_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope replay --drive MODEL [-o FILE] [--seed N] TRACE\n"
-"\n"
-"Replay the requests of TRACE on a simulated drive and report the simulated\n"
-"service times; where the trace carries measured service times, compare the two\n"
-"distributions.  Each request is issued when the previous one has completed and\n"
-"its idle time has passed.\n"
-"\n"
-"TRACE lines (LBA and BLOCKS in 512-byte blocks, '#' starts a comment):\n"
-"  R|W LBA BLOCKS [IDLE_US]\n"
-"  R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US   (DiskSim validate)\n"
-"\n"
-"  -d, --drive MODEL  preset NAME or FILE.drive (required)\n"
-"  -o, --output FILE  write one row per request to a data file (test: replay)\n"
-"      --seed N       seed of seek jitter and write retries (1)\n"
-"  -h, --help         this help\n"
-"\n"
-"The summary gives mean and percentiles of both distributions, the fraction\n"
-"of cache hits and the RMS horizontal distance between the simulated and the\n"
-"measured service-time CDFs in ms (DiskSim's validation metric).\n"
-"\n"
-"Exit codes: 0 ok, 1 usage, 2 bad model or trace, 3 cannot write the output.\n");
-}
+struct replay_opts {
+	const char *drive, *out;
+	uint64_t seed;
+};
+
+static const struct hd_option replay_options[] = {
+	{ .name = "drive", .letter = 'd', .kind = HD_OPT_STRING, .arg = "MODEL", .off = offsetof(struct replay_opts, drive),
+	  .help = "preset NAME or FILE.drive (required)" },
+	{ .name = "output", .letter = 'o', .kind = HD_OPT_STRING, .arg = "FILE", .off = offsetof(struct replay_opts, out),
+	  .help = "write one row per request to a data file (test: replay)" },
+	{ .name = "seed", .kind = HD_OPT_COUNT, .arg = "N", .off = offsetof(struct replay_opts, seed), .def = "1",
+	  .help = "seed of seek jitter and write retries" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_END },
+};
+
+static const struct hd_cmdspec replay_spec = {
+	.name = "replay",
+	.intro = "Usage: hddscope replay --drive MODEL [-o FILE] [--seed N] TRACE\n"
+		 "\n"
+		 "Replay the requests of TRACE on a simulated drive and report the simulated\n"
+		 "service times; where the trace carries measured service times, compare the two\n"
+		 "distributions.  Each request is issued when the previous one has completed and\n"
+		 "its idle time has passed.\n"
+		 "\n"
+		 "TRACE lines (LBA and BLOCKS in 512-byte blocks, '#' starts a comment):\n"
+		 "  R|W LBA BLOCKS [IDLE_US]\n"
+		 "  R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US   (DiskSim validate)\n"
+		 "\n",
+	.opts = replay_options,
+	.outro = "\n"
+		 "The summary gives mean and percentiles of both distributions, the fraction\n"
+		 "of cache hits and the RMS horizontal distance between the simulated and the\n"
+		 "measured service-time CDFs in ms (DiskSim's validation metric).\n"
+		 "\n"
+		 "Exit codes: 0 ok, 1 usage, 2 bad model or trace, 3 cannot write the output.\n",
+};
 
 struct summary {
 	double mean, p10, p50, p90, p99, max;
@@ -381,13 +395,7 @@ static int write_rows(const char *path, const char *model_spec, const char *trac
 
 int hd_cmd_replay(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "drive", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct replay_opts o;
 	const char *drive = NULL, *out = NULL, *trace_path;
 	struct hd_sim_model *m = NULL;
 	struct hd_trace *t = NULL;
@@ -398,28 +406,12 @@ int hd_cmd_replay(int argc, char **argv)
 	char err[512];
 	int c, ex;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			drive = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 's':
-			if (hd_opt_u64("--seed", optarg, &seed))
-				return hd_usage_hint("replay");
-			break;
-		case 'h':
-			replay_usage(stdout);
-			return HD_EXIT_OK;
-		default:
-			hd_err(optopt ? "option '%s' needs a value" : "unknown option '%s'", argv[optind - 1]);
-			return hd_usage_hint("replay");
-		}
-	}
+	c = hd_opt_parse(&replay_spec, &o, sizeof(o), argc, argv);
+	if (c != HD_OPT_GO)
+		return c;
+	drive = o.drive;
+	out = o.out;
+	seed = o.seed;
 	if (!drive) {
 		hd_err("missing --drive MODEL");
 		return hd_usage_hint("replay");

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "hddscope/fsutil.h"
 #include "hddscope/identity.h"
 #include "hddscope/json.h"
+#include "hddscope/opt.h"
 #include "hddscope/util.h"
 #include "hddscope/verdict.h"
 
@@ -207,22 +209,10 @@ static void store_verdict(const char *dir, struct hd_jv *sum, const struct hd_ve
 	hd_jv_free(arr);
 }
 
-static void verdict_usage(FILE *f)
+/* The rules and how a verdict is given, after the options in the help. */
+static void verdict_rules_help(FILE *f)
 {
-	fprintf(f,
-"Usage: hddscope verdict [OPTIONS] DIR\n"
-"\n"
-"Judge a profile directory (hddscope profile --write) for deployment: PASS,\n"
-"WARN or FAIL, with every reason and the figure behind it.  Works from the\n"
-"data files alone; the drive is not touched.\n"
-"\n"
-"  --json              machine-readable output\n"
-"  --rule NAME=VALUE   override a rule's limit (repeatable)\n"
-"  --rules FILE        rule overrides from a file: NAME = VALUE lines, '#' comments\n"
-"  --smart-blob FILE   SMART health from saved data instead of summary.json's\n"
-"  -h, --help          this help\n"
-"\n"
-"Rules (defaults in parentheses):\n");
+	fprintf(f, "\nRules (defaults in parentheses):\n");
 	for (size_t i = 0; i < NRULES; i++)
 		fprintf(f, "  %-20s %s (%g)\n", rules[i].name, rules[i].help, rules[i].value);
 	fprintf(f,
@@ -234,17 +224,52 @@ static void verdict_usage(FILE *f)
 "Exit codes: 0 PASS, 4 WARN, 5 FAIL; 1 usage, 2 unreadable directory, data or rules file.\n");
 }
 
+struct verdict_opts {
+	int json;
+	const char *blob;	/* --smart-blob FILE */
+};
+
+static int opt_rule(void *o, const char *arg)
+{
+	(void)o;
+	return set_rule("--rule", arg) ? -1 : 0;
+}
+
+/* A rules file is input like the data: one it cannot take is a setup failure. */
+static int opt_rules(void *o, const char *arg)
+{
+	(void)o;
+	return load_rules(arg) ? HD_EXIT_SETUP : 0;
+}
+
+static const struct hd_option verdict_options[] = {
+	{ .name = "json", .kind = HD_OPT_FLAG, .off = offsetof(struct verdict_opts, json),
+	  .help = "machine-readable output" },
+	{ .name = "rule", .kind = HD_OPT_CALL, .arg = "NAME=VALUE", .call = opt_rule,
+	  .help = "override a rule's limit (repeatable)" },
+	{ .name = "rules", .kind = HD_OPT_CALL, .arg = "FILE", .call = opt_rules,
+	  .help = "rule overrides from a file: NAME = VALUE lines, '#' comments" },
+	{ .name = "smart-blob", .kind = HD_OPT_STRING, .arg = "FILE", .off = offsetof(struct verdict_opts, blob),
+	  .help = "SMART health from saved data instead of summary.json's" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_END },
+};
+
+static const struct hd_cmdspec verdict_spec = {
+	.name = "verdict",
+	.intro = "Usage: hddscope verdict [OPTIONS] DIR\n"
+		 "\n"
+		 "Judge a profile directory (hddscope profile --write) for deployment: PASS,\n"
+		 "WARN or FAIL, with every reason and the figure behind it.  Works from the\n"
+		 "data files alone; the drive is not touched.\n"
+		 "\n",
+	.opts = verdict_options,
+	.extra_help = verdict_rules_help,
+};
+
 int hd_cmd_verdict(int argc, char **argv)
 {
-	enum { O_JSON = 1, O_RULE, O_RULES, O_BLOB };
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "rule", required_argument, NULL, O_RULE },
-		{ "rules", required_argument, NULL, O_RULES },
-		{ "smart-blob", required_argument, NULL, O_BLOB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct verdict_opts o;
 	struct hd_verdict_input in;
 	struct hd_verdict_smart sm;
 	struct hd_verdict v;
@@ -252,32 +277,11 @@ int hd_cmd_verdict(int argc, char **argv)
 	char err[600];
 	int c, json = 0, ex;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		switch (c) {
-		case O_JSON:
-			json = 1;
-			break;
-		case O_RULE:
-			if (set_rule("--rule", optarg))
-				return hd_usage_hint("verdict");
-			break;
-		case O_RULES:
-			/* A rules file is input like the data: one it cannot take is a setup failure. */
-			if (load_rules(optarg))
-				return HD_EXIT_SETUP;
-			break;
-		case O_BLOB:
-			blob = optarg;
-			break;
-		case 'h':
-			verdict_usage(stdout);
-			return HD_EXIT_OK;
-		default:
-			return hd_opt_error(c, argv, "verdict");
-		}
-	}
+	c = hd_opt_parse(&verdict_spec, &o, sizeof(o), argc, argv);
+	if (c != HD_OPT_GO)
+		return c;
+	json = o.json;
+	blob = o.blob;
 	if (argc - optind != 1) {
 		hd_err(argc - optind ? "one profile directory, please" : "no profile directory given");
 		return hd_usage_hint("verdict");

@@ -3,7 +3,6 @@
  * errors, device opening with messages that name the object and the call.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,18 +33,6 @@ int hd_opt_u64(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
-int hd_opt_range(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	if (hd_opt_u64(opt, arg, out))
-		return -1;
-	if (*out < lo || *out > hi) {
-		hd_err("%s %s: must be between %llu and %llu", opt, arg, (unsigned long long)lo,
-		       (unsigned long long)hi);
-		return -1;
-	}
-	return 0;
-}
-
 int hd_opt_duration(const char *opt, const char *arg, int64_t *ns)
 {
 	int rc = hd_parse_duration(arg, ns);
@@ -65,15 +52,6 @@ int hd_open_target(struct hd_dev **d, const char *spec, int flags)
 		return 0;
 	hd_err("%s", err);
 	return HD_EXIT_SETUP;
-}
-
-int hd_opt_error(int key, char **argv, const char *cmd)
-{
-	if (key == ':')
-		hd_err("option '%s' needs a value", argv[optind - 1]);
-	else
-		hd_err("unknown option '%s'", argv[optind - 1]);
-	return hd_usage_hint(cmd);
 }
 
 int hd_usage_hint(const char *cmd)

@@ -9,85 +9,37 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"
 
 #define BENCH_SEQ_IO (2u << 20)
 #define BENCH_SEQ_WINDOW (32u << 20)
 
-struct bench_opts {
-	struct hd_common c;
-	int64_t time_ns;
-	uint64_t span, rblock;
+#define O(member) offsetof(struct hd_bench_opts, member)
+
+static const struct hd_option bench_options[] = {
+	{ .name = "time", .kind = HD_OPT_DURATION, .arg = "DURATION", .off = O(time_ns), .def = "3s",
+	  .help = "duration of each test, simulated time on sim:; ms, s\n"
+		  "or m suffix, seconds without one" },
+	{ .name = "span", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(span), .def = "100m",
+	  .help = "region of the random tests" },
+	HD_BLOCK_OPTION("block", struct hd_bench_opts, rblock, "4k", "random access size"),
+	{ .kind = HD_OPT_END },
 };
 
-static void bench_usage(FILE *f)
+/* The random tests draw whole blocks from the region: it holds at least two. */
+static int bench_check(void *vo)
 {
-	fprintf(f,
-"Usage: hddscope bench [OPTIONS] [DEVICE]\n"
-"\n"
-"The classic summary figures: sequential read (2 MiB O_DIRECT reads from the\n"
-"start of the device, as hdparm -t), sequential write (with --write), and\n"
-"random reads and writes (with --write) of --block within the first --span\n"
-"bytes (as iozone -i 2 -r 4k -s 100m).  Each runs for --time.  Writes are\n"
-"data-preserving: the bytes are read first, untimed, and written back.\n"
-"\n"
-"  --time DURATION     duration of each test; ms, s or m suffix, seconds\n"
-"                      without one (3s; simulated time on sim:)\n"
-"  --span SIZE         region of the random tests (100m)\n"
-"  --block SIZE        random access size (4k)\n"
-"\n"
-"Prints one row: device | seq read | seq write | rand read | rand write, in\n"
-"MB/s (10^6 bytes/s) and IOPS (- for a test not asked for, \"not run\" for one\n"
-"an interruption kept from starting).  The data file also holds each test's\n"
-"median latency.  Output: bench.tsv unless -o is given.\n");
-	hd_common_usage(f, 1);
-}
+	const struct hd_bench_opts *o = vo;
 
-enum { O_TIME = HD_OPT_FIRST_PROBE, O_SPAN, O_BLOCK };
-
-static int bench_opt(void *vo, int key, const char *arg)
-{
-	struct bench_opts *o = vo;
-
-	switch (key) {
-	case O_TIME:
-		return hd_opt_duration("--time", arg, &o->time_ns);
-	case O_SPAN:
-		return hd_opt_size("--span", arg, &o->span);
-	case O_BLOCK:
-		return hd_opt_block("--block", arg, &o->rblock);
-	}
-	return 0;
-}
-
-static int bench_parse(int argc, char **argv, struct bench_opts *o)
-{
-	static const struct option lo[] = {
-		{ "time", required_argument, NULL, O_TIME },
-		{ "span", required_argument, NULL, O_SPAN },
-		{ "block", required_argument, NULL, O_BLOCK },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-
-	int rc;
-
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	o->time_ns = 3000000000LL;
-	o->span = 100ULL << 20;
-	o->rblock = 4096;
-	rc = hd_probe_parse(argc, argv, lo, &o->c, bench_usage, bench_opt, o);
-	if (rc)
-		return rc;
-	/* The random tests draw whole blocks from the region: it holds at least two. */
 	if (o->span < 2 * o->rblock) {
 		hd_err("--span %llu: must be at least two blocks (%llu bytes with --block %llu)",
 		       (unsigned long long)o->span, (unsigned long long)(2 * o->rblock),
@@ -96,6 +48,27 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	}
 	return 0;
 }
+
+static const struct hd_cmdspec bench_spec = {
+	.name = "bench",
+	.intro = "Usage: hddscope bench [OPTIONS] [DEVICE]\n"
+		 "\n"
+		 "The classic summary figures: sequential read (2 MiB O_DIRECT reads from the\n"
+		 "start of the device, as hdparm -t), sequential write (with --write), and\n"
+		 "random reads and writes (with --write) of --block within the first --span\n"
+		 "bytes (as iozone -i 2 -r 4k -s 100m).  Each runs for --time.  Writes are\n"
+		 "data-preserving: the bytes are read first, untimed, and written back.\n"
+		 "\n",
+	.opts = bench_options,
+	.outro = "\n"
+		 "Prints one row: device | seq read | seq write | rand read | rand write, in\n"
+		 "MB/s (10^6 bytes/s) and IOPS (- for a test not asked for, \"not run\" for one\n"
+		 "an interruption kept from starting).  The data file also holds each test's\n"
+		 "median latency.  Output: bench.tsv unless -o is given.\n",
+	.more = hd_common_options,
+	.writes = 1,
+	.check = bench_check,
+};
 
 /* One sub-test's tally. */
 struct bench_res {
@@ -236,9 +209,9 @@ static int64_t lat_p50(struct bench_res *r)
 	return hd_percentile_i64(r->lat, r->nlat, 50);
 }
 
-int hd_cmd_bench(int argc, char **argv)
+static int bench_run(void *vo)
 {
-	struct bench_opts o;
+	struct hd_bench_opts o = *(const struct hd_bench_opts *)vo;
 	struct hd_session s;
 	struct bench b;
 	struct bench_res res[4] = { { .name = "seq_read" }, { .name = "seq_write" }, { .name = "rand_read" },
@@ -247,9 +220,6 @@ int hd_cmd_bench(int argc, char **argv)
 	uint64_t spanlen = 0, winlen = 0;
 	int rc, ex, all;
 
-	rc = bench_parse(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("bench");
 	ex = hd_session_begin(&s, "bench", &o.c, o.c.write_ok, "bench.tsv");
 	if (ex)
 		return ex;
@@ -336,4 +306,11 @@ out:
 	hd_buf_free(span, spanlen);
 	hd_buf_free(rbuf, o.rblock);
 	return ex;
+}
+
+const struct hd_probe hd_probe_bench = { "bench", &bench_spec, sizeof(struct hd_bench_opts), bench_run };
+
+int hd_cmd_bench(int argc, char **argv)
+{
+	return hd_probe_main(&hd_probe_bench, argc, argv);
 }

@@ -14,8 +14,8 @@
  * measured and recorded beside the one asked for.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@
 
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"
 
@@ -31,45 +32,8 @@
 /* The longest idle time (ms) and the finest step (ms): intervals are whole nanoseconds. */
 #define IV_MAX_MS 60000.0
 #define IV_MIN_STEP_MS 1e-6
-/* --step N is --intervals 0:20:N: from 1 us (20001 intervals) to the whole 20 ms. */
-#define IV_STEP_MIN_MS 0.001
-#define IV_STEP_MAX_MS 20.0
 
-struct iv_opts {
-	struct hd_common c;
-	int64_t *iv;		/* nanoseconds, as listed */
-	size_t niv;
-	uint64_t reps, block, ref;
-	int have_ref;
-	int have_iv;		/* --intervals given */
-	const char *step;	/* --step, shorthand for --intervals 0:20:STEP */
-};
-
-static void iv_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope interval --write [OPTIONS] [DEVICE]\n"
-"\n"
-"Write-interval delay: write a block at X, stay idle for t, write the next\n"
-"block X' and time that second write, for t over --intervals in random order.\n"
-"With the drive's write cache off, latency against t is a sawtooth whose\n"
-"period is one revolution; with it on, it shows when the cache takes the\n"
-"next write.  Needs --write: every block is read first and the same bytes\n"
-"are written back.\n"
-"\n"
-"Pattern:\n"
-"  --intervals LIST    idle times in ms: FROM:TO:STEP or a comma list\n"
-"                      (0:20:0.25)\n"
-"  --step MS           shorthand for --intervals 0:20:MS\n"
-"  --reps N            samples per interval (5)\n"
-"  --offset OFFSET     where X lies: within 1 MiB of here (middle of the device)\n"
-"  --block SIZE        bytes per write, a multiple of the sector (4k)\n"
-"\n"
-"Output: interval.tsv unless -o is given.\n");
-	hd_common_usage(f, 1);
-}
-
-static int iv_add(struct iv_opts *o, double ms, size_t *cap)
+static int iv_add(struct hd_interval_opts *o, double ms, size_t *cap)
 {
 	if (!(ms >= 0) || ms > IV_MAX_MS) {
 		hd_err("--intervals: %g ms: must be between 0 and %.0f", ms, IV_MAX_MS);
@@ -95,7 +59,7 @@ static int iv_add(struct iv_opts *o, double ms, size_t *cap)
 }
 
 /* "FROM:TO:STEP" (inclusive of TO within rounding) or "A,B,C", in ms. */
-static int parse_intervals(const char *arg, struct iv_opts *o)
+static int parse_intervals(const char *arg, struct hd_interval_opts *o)
 {
 	char *s = strdup(arg), *tok, *save = NULL;
 	size_t cap = 0;
@@ -155,80 +119,99 @@ out:
 	return rc;
 }
 
-enum { O_INTERVALS = HD_OPT_FIRST_PROBE, O_STEP, O_REPS, O_OFFSET, O_BLOCK };
-
-static int iv_opt(void *vo, int key, const char *arg)
+/* --intervals: checked here, listed by the run (iv_build). */
+static int iv_opt_intervals(void *vo, const char *arg)
 {
-	struct iv_opts *o = vo;
-	double v;
+	struct hd_interval_opts *o = vo;
+	int rc = parse_intervals(arg, o);
 
-	switch (key) {
-	case O_INTERVALS:
-		o->have_iv = 1;
-		return parse_intervals(arg, o);
-	case O_STEP:
-		/* A step longer than the 20 ms range would leave the single interval 0. */
-		if (hd_parse_double(arg, &v) || !(v >= IV_STEP_MIN_MS && v <= IV_STEP_MAX_MS)) {
-			hd_err("--step '%s': must be between %g and %g milliseconds", arg, IV_STEP_MIN_MS,
-			       IV_STEP_MAX_MS);
-			return -1;
-		}
-		o->step = arg;
-		return 0;
-	case O_REPS:
-		return hd_opt_range("--reps", arg, 1, 1000000, &o->reps);
-	case O_OFFSET:
-		o->have_ref = 1;
-		return hd_opt_size("--offset", arg, &o->ref);
-	case O_BLOCK:
-		return hd_opt_block("--block", arg, &o->block);
-	}
-	return 0;
+	free(o->iv);
+	o->iv = NULL;
+	o->niv = 0;
+	o->intervals = arg;
+	return rc;
 }
 
-static int iv_parse(int argc, char **argv, struct iv_opts *o)
+/* The intervals of o, in o->iv (freed by the caller): --step's range or --intervals' list. */
+static int iv_build(struct hd_interval_opts *o)
 {
-	static const struct option lo[] = {
-		{ "intervals", required_argument, NULL, O_INTERVALS },
-		{ "step", required_argument, NULL, O_STEP },
-		{ "reps", required_argument, NULL, O_REPS },
-		{ "offset", required_argument, NULL, O_OFFSET },
-		{ "block", required_argument, NULL, O_BLOCK },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	char range[64];
-	int rc;
 
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	o->reps = 5;
-	o->block = 4096;
-	rc = hd_probe_parse(argc, argv, lo, &o->c, iv_usage, iv_opt, o);
-	if (rc)
-		return rc;
-	if (o->step && o->have_iv) {
+	if (!o->have_step)
+		return parse_intervals(o->intervals, o);
+	snprintf(range, sizeof(range), "0:20:%.17g", o->step);
+	return parse_intervals(range, o);
+}
+
+static int iv_check(void *vo)
+{
+	struct hd_interval_opts *o = vo;
+	uint64_t n;
+
+	if (o->have_step && o->have_iv) {
 		hd_err("--step and --intervals exclude each other (--step N is --intervals 0:20:N)");
 		return -1;
 	}
-	if (!o->have_iv) {
-		snprintf(range, sizeof(range), "0:20:%s", o->step ? o->step : "0.25");
-		if (parse_intervals(range, o))
-			return -1;
+	if (iv_build(o)) {
+		free(o->iv);
+		o->iv = NULL;
+		return -1;
 	}
-	if (o->niv * o->reps > 100000000) {
-		hd_err("--intervals x --reps: %llu samples, at most 100000000",
-		       (unsigned long long)(o->niv * o->reps));
+	n = o->niv * o->reps;
+	free(o->iv);
+	o->iv = NULL;
+	o->niv = 0;
+	if (n > 100000000) {
+		hd_err("--intervals x --reps: %llu samples, at most 100000000", (unsigned long long)n);
 		return -1;
 	}
 	return 0;
 }
+
+#define O(member) offsetof(struct hd_interval_opts, member)
+
+static const struct hd_option interval_options[] = {
+	{ .name = "intervals", .kind = HD_OPT_CALL, .arg = "LIST", .call = iv_opt_intervals, .def = "0:20:0.25",
+	  .given = HD_OPT_GIVEN(struct hd_interval_opts, have_iv),
+	  .help = "idle times in ms: FROM:TO:STEP or a comma list" },
+	/* From 1 us (20001 intervals) to the whole 20 ms: a longer step would leave the single interval 0. */
+	{ .name = "step", .kind = HD_OPT_DOUBLE, .arg = "MS", .off = O(step), .dlo = 0.001, .dhi = 20.0,
+	  .must = "between 0.001 and 20 milliseconds", .given = HD_OPT_GIVEN(struct hd_interval_opts, have_step),
+	  .help = "shorthand for --intervals 0:20:MS" },
+	{ .name = "reps", .kind = HD_OPT_COUNT, .arg = "N", .off = O(reps), .def = "5", .lo = 1, .hi = 1000000,
+	  .help = "samples per interval" },
+	{ .name = "offset", .kind = HD_OPT_SIZE, .arg = "OFFSET", .off = O(ref),
+	  .given = HD_OPT_GIVEN(struct hd_interval_opts, have_ref), .shown = "middle of the device",
+	  .help = "where X lies: within 1 MiB of here" },
+	HD_BLOCK_OPTION("block", struct hd_interval_opts, block, "4k", "bytes per write, a multiple of the sector"),
+	{ .kind = HD_OPT_END },
+};
+
+static const struct hd_cmdspec interval_spec = {
+	.name = "interval",
+	.intro = "Usage: hddscope interval --write [OPTIONS] [DEVICE]\n"
+		 "\n"
+		 "Write-interval delay: write a block at X, stay idle for t, write the next\n"
+		 "block X' and time that second write, for t over --intervals in random order.\n"
+		 "With the drive's write cache off, latency against t is a sawtooth whose\n"
+		 "period is one revolution; with it on, it shows when the cache takes the\n"
+		 "next write.  Needs --write: every block is read first and the same bytes\n"
+		 "are written back.\n"
+		 "\n"
+		 "Pattern:\n",
+	.opts = interval_options,
+	.outro = "\n"
+		 "Output: interval.tsv unless -o is given.\n",
+	.more = hd_common_options,
+	.writes = 1,
+	.check = iv_check,
+};
 
 /*
  * The window X is drawn from: 1 MiB (less on a small device) starting at
  * the reference, so that X and X' always fit.  Returns 0 or an exit code.
  */
-static int iv_setup(const struct iv_opts *o, const struct hd_dev *d, uint64_t *lo, uint64_t *nslots)
+static int iv_setup(const struct hd_interval_opts *o, const struct hd_dev *d, uint64_t *lo, uint64_t *nslots)
 {
 	uint64_t al = d->io_align, win, ref;
 
@@ -296,9 +279,9 @@ static int64_t iv_calibrate_writes(struct hd_session *s, unsigned char *buf, uin
 	return h90 + margin;
 }
 
-int hd_cmd_interval(int argc, char **argv)
+static int interval_run(void *vo)
 {
-	struct iv_opts o;
+	struct hd_interval_opts o = *(const struct hd_interval_opts *)vo;
 	struct hd_session s;
 	struct hd_dev *d;
 	uint32_t *order = NULL;
@@ -306,10 +289,10 @@ int hd_cmd_interval(int argc, char **argv)
 	void *buf = NULL;
 	int rc, ex;
 
-	rc = iv_parse(argc, argv, &o);
-	if (rc) {
+	/* Checked when parsed: only a lack of memory fails here, and says so. */
+	if (iv_build(&o)) {
 		free(o.iv);
-		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("interval");
+		return HD_EXIT_USAGE;
 	}
 	if (!o.c.write_ok) {
 		hd_err("interval writes to %s; add --write to allow it (the probe writes back exactly the "
@@ -405,4 +388,12 @@ done:
 	free(order);
 	free(o.iv);
 	return ex;
+}
+
+const struct hd_probe hd_probe_interval = { "interval", &interval_spec, sizeof(struct hd_interval_opts),
+					    interval_run };
+
+int hd_cmd_interval(int argc, char **argv)
+{
+	return hd_probe_main(&hd_probe_interval, argc, argv);
 }

@@ -7,78 +7,45 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
 
-struct media_opts {
-	struct hd_common c;
-	uint64_t max_size, range, reps, ref;
-	int have_ref;
+#define O(member) offsetof(struct hd_media_opts, member)
+
+static const struct hd_option media_options[] = {
+	HD_BLOCK_OPTION("max-size", struct hd_media_opts, max_size, "1m",
+			"largest transfer, the access unit times a power of two"),
+	{ .name = "range", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(range), .def = "16m",
+	  .help = "largest distance from the reference" },
+	{ .name = "ref", .kind = HD_OPT_SIZE, .arg = "OFFSET", .off = O(ref),
+	  .given = HD_OPT_GIVEN(struct hd_media_opts, have_ref), .shown = "middle of the device",
+	  .help = "the central reference" },
+	{ .name = "reps", .kind = HD_OPT_COUNT, .arg = "N", .off = O(reps), .def = "20", .lo = 1, .hi = 100000,
+	  .help = "reads per size" },
+	{ .kind = HD_OPT_END },
 };
 
-static void media_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope media [OPTIONS] [DEVICE]\n"
-"\n"
-"Media read time by transfer size: sizes from one access unit up to\n"
-"--max-size in powers of two, each read --reps times at random positions\n"
-"within +-range of a central reference, each after a positioning read at the\n"
-"reference.  Reads only.\n"
-"\n"
-"  --max-size SIZE     largest transfer, the access unit times a power of two\n"
-"                      (1m)\n"
-"  --range SIZE        largest distance from the reference (16m)\n"
-"  --ref OFFSET        the central reference (middle of the device)\n"
-"  --reps N            reads per size (20)\n"
-"\n"
-"Output: media.tsv unless -o is given.\n");
-	hd_common_usage(f, 0);
-}
-
-enum { O_MAX = HD_OPT_FIRST_PROBE, O_RANGE, O_REPS, O_REF };
-
-static int media_opt(void *vo, int key, const char *arg)
-{
-	struct media_opts *o = vo;
-
-	switch (key) {
-	case O_MAX:
-		return hd_opt_block("--max-size", arg, &o->max_size);
-	case O_RANGE:
-		return hd_opt_size("--range", arg, &o->range);
-	case O_REPS:
-		return hd_opt_range("--reps", arg, 1, 100000, &o->reps);
-	case O_REF:
-		o->have_ref = 1;
-		return hd_opt_size("--ref", arg, &o->ref);
-	}
-	return 0;
-}
-
-static int media_parse(int argc, char **argv, struct media_opts *o)
-{
-	static const struct option lo[] = {
-		{ "max-size", required_argument, NULL, O_MAX },
-		{ "range", required_argument, NULL, O_RANGE },
-		{ "reps", required_argument, NULL, O_REPS },
-		{ "ref", required_argument, NULL, O_REF },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	o->max_size = 1 << 20;
-	o->range = 16 << 20;
-	o->reps = 20;
-	return hd_probe_parse(argc, argv, lo, &o->c, media_usage, media_opt, o);
-}
+static const struct hd_cmdspec media_spec = {
+	.name = "media",
+	.intro = "Usage: hddscope media [OPTIONS] [DEVICE]\n"
+		 "\n"
+		 "Media read time by transfer size: sizes from one access unit up to\n"
+		 "--max-size in powers of two, each read --reps times at random positions\n"
+		 "within +-range of a central reference, each after a positioning read at the\n"
+		 "reference.  Reads only.\n"
+		 "\n",
+	.opts = media_options,
+	.outro = "\n"
+		 "Output: media.tsv unless -o is given.\n",
+	.more = hd_common_options,
+};
 
 struct media_aim {
 	uint64_t ref, jitter;
@@ -93,9 +60,9 @@ static uint64_t media_pick(struct hd_run *run, struct hd_rng *g, void *arg)
 	return units ? a->ref - units / 2 * al + hd_rng_below(g, units + 1) * al : a->ref;
 }
 
-int hd_cmd_media(int argc, char **argv)
+static int media_run(void *vo)
 {
-	struct media_opts o;
+	struct hd_media_opts o = *(const struct hd_media_opts *)vo;
 	struct hd_session s;
 	struct hd_dev *d;
 	struct media_aim a;
@@ -104,9 +71,6 @@ int hd_cmd_media(int argc, char **argv)
 	void *buf = NULL;
 	int rc, ex;
 
-	rc = media_parse(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("media");
 	ex = hd_session_begin(&s, "media", &o.c, 0, "media.tsv");
 	if (ex)
 		return ex;
@@ -214,4 +178,11 @@ out:
 	free(tasks);
 	hd_buf_free(buf, sizes[nsizes - 1]);
 	return ex;
+}
+
+const struct hd_probe hd_probe_media = { "media", &media_spec, sizeof(struct hd_media_opts), media_run };
+
+int hd_cmd_media(int argc, char **argv)
+{
+	return hd_probe_main(&hd_probe_media, argc, argv);
 }

@@ -18,8 +18,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -35,11 +35,12 @@
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
 #include "hddscope/fsutil.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
 #include "hddscope/stats.h"
 
 #define QUEUE_MAX_PROCS 256
-#define QUEUE_MAX_LIST 32
+#define QUEUE_MAX_LIST HD_QUEUE_MAX_LIST
 /*
  * Records held per N when the run is bounded by time: a real disk fills a
  * small part of it in --time, a RAM-backed device could fill gigabytes.
@@ -49,17 +50,6 @@
 #define QUEUE_TIME_RECORDS (256u * 1024)
 /* With --requests the records are exactly procs x requests; at most this many. */
 #define QUEUE_MAX_RECORDS (16u * 1024 * 1024)
-
-struct queue_opts {
-	struct hd_common c;
-	unsigned procs[QUEUE_MAX_LIST];
-	size_t nprocs;
-	uint64_t block, span;
-	int have_span;
-	int64_t time_ns;
-	int have_time;		/* --time given */
-	uint64_t requests;	/* per client; 0: bounded by time_ns */
-};
 
 /* One request as a client saw it. */
 struct qrec {
@@ -89,7 +79,7 @@ struct qshared {
 
 /* Everything a run needs beyond the options. */
 struct queue_run {
-	const struct queue_opts *o;
+	const struct hd_queue_opts *o;
 	struct hd_dev *dev;
 	uint64_t span, nblocks;	/* offsets are k * block for k < nblocks */
 	struct qshared *sh;
@@ -109,32 +99,9 @@ struct queue_sum {
 	int limited;
 };
 
-static void queue_usage(FILE *f)
+static int parse_procs(void *vo, const char *arg)
 {
-	fprintf(f,
-"Usage: hddscope queue [OPTIONS] [DEVICE]\n"
-"\n"
-"Random reads from N concurrent clients, for each N in --procs: how IOPS and\n"
-"latency grow with the depth of the drive's command queue.  On a block device\n"
-"or a file every client is a forked process with its own O_DIRECT descriptor;\n"
-"on a simulated drive the clients are simulated against its queue.\n"
-"\n"
-"Pattern:\n"
-"  --procs LIST        client counts, comma-separated, 1..%d (1,2,4,8,16,32)\n"
-"  --block SIZE        bytes per read, a multiple of the sector (4k)\n"
-"  --span SIZE         reads fall in [0, SIZE) of the device (the whole device)\n"
-"  --time DURATION     per N, each client reads for this long; s, ms, us or m\n"
-"                      suffix, seconds without one (10s; simulated time on sim:)\n"
-"  --requests N        per N, each client issues exactly N reads (instead of --time)\n"
-"\n"
-"Output: queue.tsv (one row per N) and queue-requests.tsv (one row per read);\n"
-"with -o FILE.tsv the second is FILE-requests.tsv.\n",
-		QUEUE_MAX_PROCS);
-	hd_common_usage(f, 0);
-}
-
-static int parse_procs(const char *arg, struct queue_opts *o)
-{
+	struct hd_queue_opts *o = vo;
 	const char *p = arg;
 
 	o->nprocs = 0;
@@ -165,60 +132,30 @@ bad:
 	return -1;
 }
 
-enum { O_PROCS = HD_OPT_FIRST_PROBE, O_BLOCK, O_SPAN, O_TIME, O_REQUESTS };
+#define O(member) offsetof(struct hd_queue_opts, member)
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
-static int queue_opt(void *vo, int key, const char *arg)
+static const struct hd_option queue_options[] = {
+	{ .name = "procs", .kind = HD_OPT_CALL, .arg = "LIST", .call = parse_procs, .def = "1,2,4,8,16,32",
+	  .help = "client counts, comma-separated, 1.." XSTR(QUEUE_MAX_PROCS) },
+	HD_BLOCK_OPTION("block", struct hd_queue_opts, block, "4k", "bytes per read, a multiple of the sector"),
+	{ .name = "span", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(span), .lo = 1,
+	  .given = HD_OPT_GIVEN(struct hd_queue_opts, have_span), .shown = "the whole device",
+	  .help = "reads fall in [0, SIZE) of the device" },
+	{ .name = "time", .kind = HD_OPT_DURATION, .arg = "DURATION", .off = O(time_ns), .def = "10s",
+	  .given = HD_OPT_GIVEN(struct hd_queue_opts, have_time),
+	  .help = "per N, each client reads for this long, simulated time\n"
+		  "on sim:; s, ms, us or m suffix, seconds without one" },
+	{ .name = "requests", .kind = HD_OPT_COUNT, .arg = "N", .off = O(requests), .lo = 1,
+	  .hi = QUEUE_MAX_RECORDS, .help = "per N, each client issues exactly N reads (instead of --time)" },
+	{ .kind = HD_OPT_END },
+};
+
+static int queue_check(void *vo)
 {
-	struct queue_opts *o = vo;
+	const struct hd_queue_opts *o = vo;
 
-	switch (key) {
-	case O_PROCS:
-		return parse_procs(arg, o);
-	case O_BLOCK:
-		return hd_opt_block("--block", arg, &o->block);
-	case O_SPAN:
-		if (hd_opt_size("--span", arg, &o->span))
-			return -1;
-		if (o->span == 0) {
-			hd_err("--span %s: must be greater than zero", arg);
-			return -1;
-		}
-		o->have_span = 1;
-		return 0;
-	case O_TIME:
-		if (hd_opt_duration("--time", arg, &o->time_ns))
-			return -1;
-		o->have_time = 1;
-		return 0;
-	case O_REQUESTS:
-		return hd_opt_range("--requests", arg, 1, QUEUE_MAX_RECORDS, &o->requests);
-	}
-	return 0;
-}
-
-static int queue_parse(int argc, char **argv, struct queue_opts *o)
-{
-	static const struct option lo[] = {
-		{ "procs", required_argument, NULL, O_PROCS },
-		{ "block", required_argument, NULL, O_BLOCK },
-		{ "span", required_argument, NULL, O_SPAN },
-		{ "time", required_argument, NULL, O_TIME },
-		{ "requests", required_argument, NULL, O_REQUESTS },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	static const unsigned def_procs[] = { 1, 2, 4, 8, 16, 32 };
-	int rc;
-
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	memcpy(o->procs, def_procs, sizeof(def_procs));
-	o->nprocs = sizeof(def_procs) / sizeof(def_procs[0]);
-	o->block = 4096;
-	o->time_ns = 10 * 1000000000LL;
-	rc = hd_probe_parse(argc, argv, lo, &o->c, queue_usage, queue_opt, o);
-	if (rc)
-		return rc;
 	if (o->have_time && o->requests) {
 		hd_err("--time and --requests exclude each other");
 		return -1;
@@ -230,7 +167,25 @@ static int queue_parse(int argc, char **argv, struct queue_opts *o)
 	return 0;
 }
 
-static unsigned max_procs(const struct queue_opts *o)
+static const struct hd_cmdspec queue_spec = {
+	.name = "queue",
+	.intro = "Usage: hddscope queue [OPTIONS] [DEVICE]\n"
+		 "\n"
+		 "Random reads from N concurrent clients, for each N in --procs: how IOPS and\n"
+		 "latency grow with the depth of the drive's command queue.  On a block device\n"
+		 "or a file every client is a forked process with its own O_DIRECT descriptor;\n"
+		 "on a simulated drive the clients are simulated against its queue.\n"
+		 "\n"
+		 "Pattern:\n",
+	.opts = queue_options,
+	.outro = "\n"
+		 "Output: queue.tsv (one row per N) and queue-requests.tsv (one row per read);\n"
+		 "with -o FILE.tsv the second is FILE-requests.tsv.\n",
+	.more = hd_common_options,
+	.check = queue_check,
+};
+
+static unsigned max_procs(const struct hd_queue_opts *o)
 {
 	unsigned m = 0;
 
@@ -243,7 +198,7 @@ static unsigned max_procs(const struct queue_opts *o)
  * Size the span and map the shared region.  Returns 0 or an exit code
  * after printing why.
  */
-static int queue_setup(const struct queue_opts *o, struct hd_dev *d, struct queue_run *q)
+static int queue_setup(const struct hd_queue_opts *o, struct hd_dev *d, struct queue_run *q)
 {
 	unsigned np = max_procs(o);
 	size_t head = (sizeof(struct qshared) + 63) / 64 * 64;
@@ -313,7 +268,7 @@ static uint64_t client_seed(uint64_t seed, unsigned procs, unsigned client)
  */
 static void client_main(struct queue_run *q, unsigned client, pid_t parent, int ready_fd, int gate_fd)
 {
-	const struct queue_opts *o = q->o;
+	const struct hd_queue_opts *o = q->o;
 	struct qclient *me = &q->sh->cl[client];
 	struct qrec *rec = q->rec + (uint64_t)client * q->per_client;
 	struct hd_dev *d = NULL;
@@ -404,7 +359,7 @@ static void reap_all(struct queue_run *q, pid_t *pids, unsigned n, int *status, 
 			atomic_store(&q->sh->stop, 1);
 		if (run && progress_base) {
 			uint64_t done = 0;
-			const struct queue_opts *o = q->o;
+			const struct hd_queue_opts *o = q->o;
 
 			if (o->requests) {
 				for (unsigned i = 0; i < n; i++)
@@ -513,7 +468,7 @@ static int run_forked(struct queue_run *q, unsigned n, struct hd_run *run, uint6
 
 static int run_simulated(struct queue_run *q, unsigned n, const char **what, int *who)
 {
-	const struct queue_opts *o = q->o;
+	const struct hd_queue_opts *o = q->o;
 	struct hd_dev *d = q->dev;
 	struct hd_rng rng[QUEUE_MAX_PROCS];
 	void *buf = hd_buf_alloc(d, o->block * n);
@@ -666,9 +621,9 @@ static void put_sum(FILE *f, const struct queue_sum *m)
 	fputc('\n', f);
 }
 
-int hd_cmd_queue(int argc, char **argv)
+static int queue_run(void *vo)
 {
-	struct queue_opts o;
+	struct hd_queue_opts o = *(const struct hd_queue_opts *)vo;
 	struct queue_run q;
 	struct queue_sum sums[QUEUE_MAX_LIST];
 	struct hd_session s;
@@ -680,9 +635,6 @@ int hd_cmd_queue(int argc, char **argv)
 	int rc, ex, simulated, failed = 0;
 	size_t i, nsum = 0, pl = 0;
 
-	rc = queue_parse(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("queue");
 	ex = hd_session_begin(&s, "queue", &o.c, 0, "queue.tsv");
 	if (ex)
 		return ex;
@@ -816,4 +768,11 @@ done:
 	hd_buf_free(buf, o.block);
 	free(rname);
 	return ex;
+}
+
+const struct hd_probe hd_probe_queue = { "queue", &queue_spec, sizeof(struct hd_queue_opts), queue_run };
+
+int hd_cmd_queue(int argc, char **argv)
+{
+	return hd_probe_main(&hd_probe_queue, argc, argv);
 }

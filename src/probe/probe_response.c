@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,66 +16,36 @@
 
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
 
-struct resp_opts {
-	struct hd_common c;
-	uint64_t points, reps, block;
+#define O(member) offsetof(struct hd_response_opts, member)
+
+static const struct hd_option response_options[] = {
+	{ .name = "points", .kind = HD_OPT_COUNT, .arg = "N", .off = O(points), .def = "48", .lo = 40, .hi = 10000,
+	  .help = "distances in the grid, 40 or more" },
+	{ .name = "reps", .kind = HD_OPT_COUNT, .arg = "N", .off = O(reps), .def = "25", .lo = 1, .hi = 100000,
+	  .help = "samples per distance, split between the directions" },
+	HD_BLOCK_OPTION("block", struct hd_response_opts, block, "4k", "bytes per access"),
+	{ .kind = HD_OPT_END },
 };
 
-static void resp_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope response [OPTIONS] [DEVICE]\n"
-"\n"
-"Response time against seek distance over the whole stroke: a grid of\n"
-"log-spaced distances from one access unit to the full device, each timed\n"
-"--reps times from random starting points, in both directions.  Each sample\n"
-"is a media read at the start, then one timed access at start +- distance.\n"
-"With --write, writes are timed too (data-preserving).\n"
-"\n"
-"  --points N          distances in the grid, 40 or more (48)\n"
-"  --reps N            samples per distance, split between the directions (25)\n"
-"  --block SIZE        bytes per access (4k)\n"
-"\n"
-"Output: response.tsv unless -o is given.\n");
-	hd_common_usage(f, 1);
-}
-
-enum { O_POINTS = HD_OPT_FIRST_PROBE, O_REPS, O_BLOCK };
-
-static int resp_opt(void *vo, int key, const char *arg)
-{
-	struct resp_opts *o = vo;
-
-	switch (key) {
-	case O_POINTS:
-		return hd_opt_range("--points", arg, 40, 10000, &o->points);
-	case O_REPS:
-		return hd_opt_range("--reps", arg, 1, 100000, &o->reps);
-	case O_BLOCK:
-		return hd_opt_block("--block", arg, &o->block);
-	}
-	return 0;
-}
-
-static int resp_parse(int argc, char **argv, struct resp_opts *o)
-{
-	static const struct option lo[] = {
-		{ "points", required_argument, NULL, O_POINTS },
-		{ "reps", required_argument, NULL, O_REPS },
-		{ "block", required_argument, NULL, O_BLOCK },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	o->points = 48;
-	o->reps = 25;
-	o->block = 4096;
-	return hd_probe_parse(argc, argv, lo, &o->c, resp_usage, resp_opt, o);
-}
+static const struct hd_cmdspec response_spec = {
+	.name = "response",
+	.intro = "Usage: hddscope response [OPTIONS] [DEVICE]\n"
+		 "\n"
+		 "Response time against seek distance over the whole stroke: a grid of\n"
+		 "log-spaced distances from one access unit to the full device, each timed\n"
+		 "--reps times from random starting points, in both directions.  Each sample\n"
+		 "is a media read at the start, then one timed access at start +- distance.\n"
+		 "With --write, writes are timed too (data-preserving).\n"
+		 "\n",
+	.opts = response_options,
+	.outro = "\n"
+		 "Output: response.tsv unless -o is given.\n",
+	.more = hd_common_options,
+	.writes = 1,
+};
 
 /* One planned sample: grid point, direction, operation. */
 struct resp_task {
@@ -134,9 +105,9 @@ static uint64_t *resp_grid(uint64_t n, uint64_t maxunits, uint64_t al)
 	return g;
 }
 
-int hd_cmd_response(int argc, char **argv)
+static int response_run(void *vo)
 {
-	struct resp_opts o;
+	struct hd_response_opts o = *(const struct hd_response_opts *)vo;
 	struct hd_session s;
 	struct hd_dev *d;
 	struct resp_task *tasks = NULL;
@@ -144,9 +115,6 @@ int hd_cmd_response(int argc, char **argv)
 	void *buf = NULL, *wbuf = NULL;
 	int rc, ex, nops;
 
-	rc = resp_parse(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("response");
 	ex = hd_session_begin(&s, "response", &o.c, o.c.write_ok, "response.tsv");
 	if (ex)
 		return ex;
@@ -229,4 +197,11 @@ out:
 	hd_buf_free(buf, o.block);
 	hd_buf_free(wbuf, o.block);
 	return ex;
+}
+
+const struct hd_probe hd_probe_response = { "response", &response_spec, sizeof(struct hd_response_opts), response_run };
+
+int hd_cmd_response(int argc, char **argv)
+{
+	return hd_probe_main(&hd_probe_response, argc, argv);
 }

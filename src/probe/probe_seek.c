@@ -6,121 +6,60 @@
  * before and written back unchanged by the timed write.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
 
+#define O(member) offsetof(struct hd_seek_opts, member)
 
-struct seek_opts {
-	struct hd_common c;
-	enum hd_op op;
-	int have_ref;
-	uint64_t ref, range, min, samples, block;
-	int log;
+static const char *const op_words[] = { "read", "write", NULL };
+static const int op_values[] = { HD_OP_READ, HD_OP_WRITE };
+static const char *const dist_words[] = { "log", "linear", NULL };
+static const int dist_values[] = { 1, 0 };
+
+static const struct hd_option seek_options[] = {
+	{ .name = "op", .kind = HD_OPT_ENUM, .off = O(op), .words = op_words, .values = op_values, .def = "read",
+	  .help = "access to time" },
+	{ .name = "ref", .kind = HD_OPT_SIZE, .arg = "OFFSET", .off = O(ref),
+	  .given = HD_OPT_GIVEN(struct hd_seek_opts, have_ref), .shown = "middle of the device",
+	  .help = "nominal reference point" },
+	{ .name = "range", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(range), .def = "1g", .lo = 1,
+	  .help = "largest |distance|, shrunk to fit the device" },
+	{ .name = "min", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(min), .def = "256k",
+	  .help = "smallest |distance| for --dist log" },
+	{ .name = "dist", .kind = HD_OPT_ENUM, .off = O(log), .words = dist_words, .values = dist_values,
+	  .def = "log",
+	  .help = "log: |d| log-uniform in [min, range], random sign;\n"
+		  "linear: d uniform in [-range, +range]" },
+	{ .name = "samples", .kind = HD_OPT_COUNT, .arg = "N", .off = O(samples), .def = "2000", .lo = 1,
+	  .hi = 100000000, .help = "number of timed accesses" },
+	HD_BLOCK_OPTION("block", struct hd_seek_opts, block, "4k", "bytes per access, a multiple of the sector"),
+	{ .kind = HD_OPT_END },
 };
 
-static void seek_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: hddscope seek [OPTIONS] [DEVICE]\n"
-"\n"
-"Time accesses at signed distances from a reference point: the seek curve.\n"
-"Each sample is a media read at a jittered reference R, then one timed access\n"
-"at R + d.  DEVICE is a block device, a regular file, or sim:NAME\n"
-"(default: " HD_DEFAULT_TARGET ", a simulated drive built from measured data).\n"
-"\n"
-"Pattern:\n"
-"  --op read|write     access to time (read)\n"
-"  --ref OFFSET        nominal reference point (middle of the device)\n"
-"  --range SIZE        largest |distance| (1g); shrunk to fit the device\n"
-"  --min SIZE          smallest |distance| for --dist log (256k)\n"
-"  --dist log|linear   log: |d| log-uniform in [min, range], random sign;\n"
-"                      linear: d uniform in [-range, +range] (log)\n"
-"  --samples N         number of timed accesses (2000)\n"
-"  --block SIZE        bytes per access, a multiple of the sector (4k)\n"
-"\n"
-"Output: seek-<op>.tsv unless -o is given.\n");
-	hd_common_usage(f, 1);
-}
-
-enum { O_OP = HD_OPT_FIRST_PROBE, O_REF, O_RANGE, O_MIN, O_SAMPLES, O_BLOCK, O_DIST };
-
-static int seek_opt(void *vo, int key, const char *arg)
-{
-	struct seek_opts *o = vo;
-
-	switch (key) {
-	case O_OP:
-		if (strcmp(arg, "read") == 0)
-			o->op = HD_OP_READ;
-		else if (strcmp(arg, "write") == 0)
-			o->op = HD_OP_WRITE;
-		else {
-			hd_err("--op '%s': must be read or write", arg);
-			return -1;
-		}
-		return 0;
-	case O_REF:
-		o->have_ref = 1;
-		return hd_opt_size("--ref", arg, &o->ref);
-	case O_RANGE:
-		if (hd_opt_size("--range", arg, &o->range))
-			return -1;
-		if (o->range == 0) {
-			hd_err("--range %s: must be greater than zero", arg);
-			return -1;
-		}
-		return 0;
-	case O_MIN:
-		return hd_opt_size("--min", arg, &o->min);
-	case O_SAMPLES:
-		return hd_opt_range("--samples", arg, 1, 100000000, &o->samples);
-	case O_BLOCK:
-		return hd_opt_block("--block", arg, &o->block);
-	case O_DIST:
-		if (strcmp(arg, "log") == 0)
-			o->log = 1;
-		else if (strcmp(arg, "linear") == 0)
-			o->log = 0;
-		else {
-			hd_err("--dist '%s': must be log or linear", arg);
-			return -1;
-		}
-		return 0;
-	}
-	return 0;
-}
-
-static int seek_parse(int argc, char **argv, struct seek_opts *o)
-{
-	static const struct option lo[] = {
-		{ "op", required_argument, NULL, O_OP },
-		{ "ref", required_argument, NULL, O_REF },
-		{ "range", required_argument, NULL, O_RANGE },
-		{ "min", required_argument, NULL, O_MIN },
-		{ "samples", required_argument, NULL, O_SAMPLES },
-		{ "block", required_argument, NULL, O_BLOCK },
-		{ "dist", required_argument, NULL, O_DIST },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	o->op = HD_OP_READ;
-	o->range = 1ULL << 30;
-	o->min = 256 << 10;
-	o->samples = 2000;
-	o->block = 4096;
-	o->log = 1;
-	return hd_probe_parse(argc, argv, lo, &o->c, seek_usage, seek_opt, o);
-}
+static const struct hd_cmdspec seek_spec = {
+	.name = "seek",
+	.intro = "Usage: hddscope seek [OPTIONS] [DEVICE]\n"
+		 "\n"
+		 "Time accesses at signed distances from a reference point: the seek curve.\n"
+		 "Each sample is a media read at a jittered reference R, then one timed access\n"
+		 "at R + d.  DEVICE is a block device, a regular file, or sim:NAME\n"
+		 "(default: " HD_DEFAULT_TARGET ", a simulated drive built from measured data).\n"
+		 "\n"
+		 "Pattern:\n",
+	.opts = seek_options,
+	.outro = "\n"
+		 "Output: seek-<op>.tsv unless -o is given.\n",
+	.more = hd_common_options,
+	.writes = 1,
+};
 
 /* Everything the sampling loop needs, fixed before the first access. */
 struct seek_plan {
@@ -133,7 +72,7 @@ struct seek_plan {
  * Fit reference, jitter window and range into the device.  Returns 0 or
  * an exit code after printing why.
  */
-static int seek_setup(const struct seek_opts *o, const struct hd_dev *d, struct seek_plan *p)
+static int seek_setup(const struct hd_seek_opts *o, const struct hd_dev *d, struct seek_plan *p)
 {
 	uint64_t al = d->io_align, size = d->size, room_lo, room_hi, r;
 
@@ -206,9 +145,9 @@ static int seek_before(struct hd_run *run, uint64_t ref, void *arg, uint64_t *fa
 	return hd_dev_timed(run->dev, HD_OP_READ, a->wbuf, a->p->block, target, lat);
 }
 
-int hd_cmd_seek(int argc, char **argv)
+static int seek_run(void *vo)
 {
-	struct seek_opts o;
+	struct hd_seek_opts o = *(const struct hd_seek_opts *)vo;
 	struct seek_plan p;
 	struct hd_session s;
 	struct hd_dev *d;
@@ -217,9 +156,6 @@ int hd_cmd_seek(int argc, char **argv)
 	int rc, ex;
 	uint64_t i;
 
-	rc = seek_parse(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("seek");
 	if (o.op == HD_OP_WRITE && !o.c.write_ok) {
 		hd_err("--op write changes data on %s; add --write to allow it (the probe writes back "
 		       "exactly the bytes it read)", o.c.device);
@@ -300,4 +236,11 @@ done:
 	hd_buf_free(buf, p.block);
 	hd_buf_free(wbuf, p.block);
 	return ex;
+}
+
+const struct hd_probe hd_probe_seek = { "seek", &seek_spec, sizeof(struct hd_seek_opts), seek_run };
+
+int hd_cmd_seek(int argc, char **argv)
+{
+	return hd_probe_main(&hd_probe_seek, argc, argv);
 }

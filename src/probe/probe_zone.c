@@ -5,89 +5,51 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
 
-struct zone_opts {
-	struct hd_common c;
-	uint64_t points, size, chunk;
+#define O(member) offsetof(struct hd_zone_opts, member)
+
+static const struct hd_option zone_options[] = {
+	{ .name = "points", .kind = HD_OPT_COUNT, .arg = "N", .off = O(points), .def = "100", .lo = 2, .hi = 100000,
+	  .help = "positions" },
+	{ .name = "size", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(size), .def = "8m", .lo = 8u << 20,
+	  .must = "at least 8m, so that positioning does not dominate",
+	  .help = "bytes timed at each position, at least 8m" },
+	HD_BLOCK_OPTION("chunk", struct hd_zone_opts, chunk, "1m", "bytes per read"),
+	{ .kind = HD_OPT_END },
 };
 
-static void zone_usage(FILE *f)
+static const struct hd_cmdspec zone_spec = {
+	.name = "zone",
+	.intro = "Usage: hddscope zone [OPTIONS] [DEVICE]\n"
+		 "\n"
+		 "Sequential read throughput against position: at --points positions spread\n"
+		 "over the whole device, one chunk is read to position the head, then --size\n"
+		 "bytes are read back to back in --chunk reads and timed.  Reads only.\n"
+		 "\n",
+	.opts = zone_options,
+	.outro = "\n"
+		 "Output: zone.tsv unless -o is given.  MB/s are 10^6 bytes per second.\n",
+	.more = hd_common_options,
+};
+
+static int zone_run(void *vo)
 {
-	fprintf(f,
-"Usage: hddscope zone [OPTIONS] [DEVICE]\n"
-"\n"
-"Sequential read throughput against position: at --points positions spread\n"
-"over the whole device, one chunk is read to position the head, then --size\n"
-"bytes are read back to back in --chunk reads and timed.  Reads only.\n"
-"\n"
-"  --points N          positions (100)\n"
-"  --size SIZE         bytes timed at each position, at least 8m (8m)\n"
-"  --chunk SIZE        bytes per read (1m)\n"
-"\n"
-"Output: zone.tsv unless -o is given.  MB/s are 10^6 bytes per second.\n");
-	hd_common_usage(f, 0);
-}
-
-enum { O_POINTS = HD_OPT_FIRST_PROBE, O_SIZE, O_CHUNK };
-
-static int zone_opt(void *vo, int key, const char *arg)
-{
-	struct zone_opts *o = vo;
-
-	switch (key) {
-	case O_POINTS:
-		return hd_opt_range("--points", arg, 2, 100000, &o->points);
-	case O_SIZE:
-		if (hd_opt_size("--size", arg, &o->size))
-			return -1;
-		if (o->size < (8u << 20)) {
-			hd_err("--size %s: must be at least 8m, so that positioning does not dominate", arg);
-			return -1;
-		}
-		return 0;
-	case O_CHUNK:
-		return hd_opt_block("--chunk", arg, &o->chunk);
-	}
-	return 0;
-}
-
-static int zone_parse(int argc, char **argv, struct zone_opts *o)
-{
-	static const struct option lo[] = {
-		{ "points", required_argument, NULL, O_POINTS },
-		{ "size", required_argument, NULL, O_SIZE },
-		{ "chunk", required_argument, NULL, O_CHUNK },
-		HD_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-
-	memset(o, 0, sizeof(*o));
-	hd_common_init(&o->c);
-	o->points = 100;
-	o->size = 8 << 20;
-	o->chunk = 1 << 20;
-	return hd_probe_parse(argc, argv, lo, &o->c, zone_usage, zone_opt, o);
-}
-
-int hd_cmd_zone(int argc, char **argv)
-{
-	struct zone_opts o;
+	struct hd_zone_opts o = *(const struct hd_zone_opts *)vo;
 	struct hd_session s;
 	struct hd_dev *d;
 	uint64_t i = 0, al, span, nchunks;
 	void *buf = NULL;
 	int rc, ex;
 
-	rc = zone_parse(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? HD_EXIT_OK : hd_usage_hint("zone");
 	ex = hd_session_begin(&s, "zone", &o.c, 0, "zone.tsv");
 	if (ex)
 		return ex;
@@ -144,4 +106,11 @@ int hd_cmd_zone(int argc, char **argv)
 	ex = hd_session_end(&s, "offset_bytes mb_s", i == o.points);
 	hd_buf_free(buf, o.chunk);
 	return ex;
+}
+
+const struct hd_probe hd_probe_zone = { "zone", &zone_spec, sizeof(struct hd_zone_opts), zone_run };
+
+int hd_cmd_zone(int argc, char **argv)
+{
+	return hd_probe_main(&hd_probe_zone, argc, argv);
 }

@@ -4,8 +4,10 @@
  * their data the same way.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +16,8 @@
 #include "hddscope/cli.h"
 #include "hddscope/msg.h"
 #include "hddscope/fsutil.h"
+#include "hddscope/probes.h"
 #include "hddscope/session.h"
-
-int64_t hd_session_total_dev_ns;
 
 int hd_interrupt_exit(void)
 {
@@ -26,65 +27,40 @@ int hd_interrupt_exit(void)
 	return HD_EXIT_SIGNAL + (hd_interrupted ? (int)hd_interrupted : SIGINT);
 }
 
-void hd_common_init(struct hd_common *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->seed = HD_DEFAULT_SEED;
-	c->write_cache = -1;
-}
+const char *const hd_write_cache_words[] = { "on", "off", "keep", NULL };
+const int hd_write_cache_values[] = { 1, 0, -1 };
 
-int hd_common_opt(struct hd_common *c, int key, char **argv)
-{
-	switch (key) {
-	case HD_OPT_SEED:
-		return hd_opt_u64("--seed", optarg, &c->seed) ? -1 : 1;
-	case HD_OPT_WRITE:
-		c->write_ok = 1;
-		return 1;
-	case HD_OPT_WRITE_CACHE:
-		if (strcmp(optarg, "on") == 0)
-			c->write_cache = 1;
-		else if (strcmp(optarg, "off") == 0)
-			c->write_cache = 0;
-		else if (strcmp(optarg, "keep") == 0)
-			c->write_cache = -1;
-		else {
-			hd_err("--write-cache '%s': must be on, off or keep", optarg);
-			return -1;
-		}
-		return 1;
-	case HD_OPT_SYNC:
-		c->sync = 1;
-		return 1;
-	case HD_OPT_SMART_BLOB:
-		if (!*optarg) {
-			hd_err("--smart-blob: empty file name");
-			return -1;
-		}
-		c->smart_blob = optarg;
-		return 1;
-	case 'o':
-		if (!*optarg) {
-			hd_err("-o: empty file name");
-			return -1;
-		}
-		c->out = optarg;
-		return 1;
-	case 'q':
-		c->quiet = 1;
-		return 1;
-	case 'h':
-		return 2;
-	case ':':
-		hd_err("option '%s' needs a value", argv[optind - 1]);
-		return -1;
-	case '?':
-		hd_err("unknown option '%s'", argv[optind - 1]);
-		return -1;
-	default:
-		return 0;
-	}
-}
+#define C(member) offsetof(struct hd_common, member)
+
+const struct hd_option hd_common_options[] = {
+	{ .kind = HD_OPT_TEXT, .name = "Common:\n" },
+	{ .name = "write", .kind = HD_OPT_FLAG, .off = C(write_ok), .writes = 1,
+	  .help = "allow writes (data-preserving: every block is read\n"
+		  "first and the same bytes are written back)" },
+	{ .name = "sync", .kind = HD_OPT_FLAG, .off = C(sync), .writes = 1,
+	  .help = "a write completes only once it is on the media (O_DSYNC:\n"
+		  "FUA or a cache flush): time the mechanics, not the cache" },
+	HD_WRITE_CACHE_OPTION(struct hd_common, write_cache,
+			      "set the drive's write cache for the run and restore it\n"
+			      "afterwards; refuses to start where it cannot be set"),
+	{ .name = "smart-blob", .kind = HD_OPT_FILE, .arg = "FILE", .off = C(smart_blob),
+	  .help = "identity and SMART health from saved data (skdump --save,\n"
+		  "hddscope smart-save) instead of asking the drive" },
+	{ .name = "seed", .kind = HD_OPT_COUNT, .arg = "N", .off = C(seed), .def = HD_DEFAULT_SEED,
+	  .help = "random seed; equal seeds give the same offsets and\n"
+		  "distances on any device under any load" },
+	{ .name = "output", .letter = 'o', .kind = HD_OPT_FILE, .arg = "FILE", .off = C(out), .help = "data file" },
+	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = C(quiet), .help = "no progress line" },
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
+	{ .kind = HD_OPT_TEXT,
+	  .name = "\n"
+		  "DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
+		  "SIZE and OFFSET take k, m, g, t suffixes (powers of 1024).\n"
+		  "Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 runtime failure\n"
+		  "(10 consecutive failed accesses), 128 + signal when interrupted by HUP, INT,\n"
+		  "QUIT or TERM (129, 130, 131, 143; partial data is kept).\n" },
+	{ .kind = HD_OPT_END },
+};
 
 int hd_common_operands(struct hd_common *c, int argc, char **argv)
 {
@@ -96,61 +72,34 @@ int hd_common_operands(struct hd_common *c, int argc, char **argv)
 	return 0;
 }
 
-int hd_probe_parse(int argc, char **argv, const struct option *lo, struct hd_common *c, void (*usage)(FILE *f),
-		   int (*own)(void *o, int key, const char *arg), void *o)
+int hd_probe_run(const struct hd_probe *p, void *o, int64_t *drive_ns)
 {
-	int key, k;
+	struct hd_common *c = o;
+	int64_t ns = 0;
+	int ex;
 
-	optind = 1;
-	opterr = 0;
-	while ((key = getopt_long(argc, argv, HD_COMMON_SHORTOPTS, lo, NULL)) != -1) {
-		k = hd_common_opt(c, key, argv);
-		if (k == 2) {
-			usage(stdout);
-			return 1;
-		}
-		if (k < 0 || (k == 0 && own(o, key, optarg)))
-			return -1;
-	}
-	return hd_common_operands(c, argc, argv);
+	c->drive_ns = &ns;
+	ex = p->run(o);
+	c->drive_ns = NULL;
+	if (drive_ns)
+		*drive_ns = ns;
+	return ex;
 }
 
-int hd_opt_block(const char *opt, const char *arg, uint64_t *out)
+int hd_probe_main(const struct hd_probe *p, int argc, char **argv)
 {
-	if (hd_opt_size(opt, arg, out))
-		return -1;
-	if (*out == 0 || *out > (64u << 20)) {
-		hd_err("%s %s: must be between one sector and 64m", opt, arg);
-		return -1;
-	}
-	return 0;
-}
+	void *o = malloc(p->size);
+	int ex;
 
-void hd_common_usage(FILE *f, int writes)
-{
-	fprintf(f, "Common:\n");
-	if (writes)
-		fprintf(f, "  --write             allow writes (data-preserving: every block is read\n"
-			   "                      first and the same bytes are written back)\n"
-			   "  --sync              a write completes only once it is on the media (O_DSYNC:\n"
-			   "                      FUA or a cache flush): time the mechanics, not the cache\n");
-	fprintf(f, "  --write-cache on|off|keep\n"
-		   "                      set the drive's write cache for the run and restore it\n"
-		   "                      afterwards; refuses to start where it cannot be set (keep)\n"
-		   "  --smart-blob FILE   identity and SMART health from saved data (skdump --save,\n"
-		   "                      hddscope smart-save) instead of asking the drive\n"
-		   "  --seed N            random seed; equal seeds give the same offsets and\n"
-		   "                      distances on any device under any load (%d)\n"
-		   "  -o, --output FILE   data file\n"
-		   "  -q, --quiet         no progress line\n"
-		   "  -h, --help          this help\n"
-		   "\n"
-		   "DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
-		   "SIZE and OFFSET take k, m, g, t suffixes (powers of 1024).\n"
-		   "Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 runtime failure\n"
-		   "(10 consecutive failed accesses), 128 + signal when interrupted by HUP, INT,\n"
-		   "QUIT or TERM (129, 130, 131, 143; partial data is kept).\n",
-		HD_DEFAULT_SEED);
+	if (!o) {
+		hd_err("%s: out of memory", p->name);
+		return HD_EXIT_SETUP;
+	}
+	ex = hd_opt_parse(p->spec, o, p->size, argc, argv);
+	if (ex == HD_OPT_GO)
+		ex = hd_common_operands(o, argc, argv) ? hd_usage_hint(p->name) : hd_probe_run(p, o, NULL);
+	free(o);
+	return ex;
 }
 
 void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id)
@@ -187,6 +136,7 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	int rc, ex;
 
 	memset(s, 0, sizeof(*s));
+	s->drive_ns = c->drive_ns;
 	/* Where the data goes is checked before the target is touched: a refusal costs nothing. */
 	rc = hd_out_check_file(c->out ? c->out : default_out);
 	if (rc) {
@@ -341,7 +291,8 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 	int complete = ran_to_end && !s->fatal && !hd_interrupted, rc, ex = HD_EXIT_OK;
 
 	hd_run_progress_end(&s->run);
-	hd_session_total_dev_ns += dev_ns;
+	if (s->drive_ns)
+		*s->drive_ns += dev_ns;
 	hd_dfw_meta(s->w, "drive_time_ms", "%.3f", (double)dev_ns / 1e6);
 	hd_dfw_meta(s->w, "samples", "%" PRIu64, s->nrows);
 	hd_dfw_meta(s->w, "samples_media", "%" PRIu64, s->nmedia);

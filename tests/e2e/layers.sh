@@ -10,7 +10,7 @@ declare -A owner=(
 	[sim]=sim [preset]=sim
 	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev
 	[fit]=analysis [compare]=analysis [evidence]=analysis [verdict]=analysis
-	[probe]=probe [session]=probe [cli]=probe
+	[probe]=probe [session]=probe [cli]=probe [opt]=probe [probes]=probe
 	[cmd]=cmd [plot]=cmd
 )
 declare -A may=(
