@@ -621,152 +621,207 @@ static void put_sum(FILE *f, const struct queue_sum *m)
 	fputc('\n', f);
 }
 
-static int queue_run(void *vo)
-{
-	struct hd_queue_opts o = *(const struct hd_queue_opts *)vo;
+/* One queue run: the options, the shared clients' state, the session and its two files. */
+struct queue_ctx {
+	struct hd_queue_opts o;
 	struct queue_run q;
-	struct queue_sum sums[QUEUE_MAX_LIST];
 	struct hd_session s;
-	struct hd_df_writer *rw = NULL;
-	struct hd_dev *d;
-	char *rname = NULL, procs_list[QUEUE_MAX_LIST * 5];
-	const char *call;
-	void *buf = NULL;
-	int rc, ex, simulated, failed = 0;
-	size_t i, nsum = 0, pl = 0;
+	struct hd_df_writer *rw;	/* the requests file */
+	char *rname;
+	char procs_list[QUEUE_MAX_LIST * 5];
+	int simulated;
+	struct queue_sum sums[QUEUE_MAX_LIST];
+	size_t nsum;
+};
 
-	ex = hd_session_begin(&s, "queue", &o.c, 0, "queue.tsv");
-	if (ex)
-		return ex;
-	d = s.dev;
-	memset(&q, 0, sizeof(q));
-	ex = queue_setup(&o, d, &q);
-	if (!ex && !(buf = hd_buf_alloc(d, o.block))) {
-		hd_err("%s: cannot allocate a %llu-byte buffer", d->path, (unsigned long long)o.block);
-		ex = HD_EXIT_SETUP;
-	}
-	if (!ex && !(rname = requests_name(s.out)))
-		ex = HD_EXIT_SETUP;
-	if (!ex && (rc = hd_dfw_open(&rw, rname, "queue"))) {
-		hd_err("create %s: %s", rname, hd_fs_strerror(rc));
-		ex = HD_EXIT_SETUP;
-	}
-	if (ex) {
-		hd_session_abort(&s);
-		goto done;
-	}
-	simulated = hd_dev_can_queue(d);
-	for (i = 0; i < o.nprocs; i++)
-		pl += (size_t)snprintf(procs_list + pl, sizeof(procs_list) - pl, "%s%u", i ? "," : "", o.procs[i]);
-	if (o.requests)
-		hd_dfw_meta(s.w, "params", "procs=%s block=%llu span=%llu requests=%llu seed=%llu", procs_list,
-			    (unsigned long long)o.block, (unsigned long long)q.span,
-			    (unsigned long long)o.requests, (unsigned long long)o.c.seed);
+/* The header lines of the summary and of the requests file. */
+static void queue_headers(struct queue_ctx *x, void *buf)
+{
+	const struct hd_queue_opts *o = &x->o;
+	struct hd_session *s = &x->s;
+	size_t pl = 0;
+
+	for (size_t i = 0; i < o->nprocs; i++)
+		pl += (size_t)snprintf(x->procs_list + pl, sizeof(x->procs_list) - pl, "%s%u", i ? "," : "",
+				       o->procs[i]);
+	if (o->requests)
+		hd_dfw_meta(s->w, "params", "procs=%s block=%llu span=%llu requests=%llu seed=%llu", x->procs_list,
+			    (unsigned long long)o->block, (unsigned long long)x->q.span,
+			    (unsigned long long)o->requests, (unsigned long long)o->c.seed);
 	else
-		hd_dfw_meta(s.w, "params", "procs=%s block=%llu span=%llu time_s=%.6f seed=%llu", procs_list,
-			    (unsigned long long)o.block, (unsigned long long)q.span, (double)o.time_ns / 1e9,
-			    (unsigned long long)o.c.seed);
-	hd_dfw_meta(s.w, "span_bytes", "%llu", (unsigned long long)q.span);
-	hd_dfw_meta(s.w, "clients", "%s", simulated ? "simulated (closed loops against the drive's queue)"
-					     : "processes (fork, one O_DIRECT descriptor each)");
+		hd_dfw_meta(s->w, "params", "procs=%s block=%llu span=%llu time_s=%.6f seed=%llu", x->procs_list,
+			    (unsigned long long)o->block, (unsigned long long)x->q.span, (double)o->time_ns / 1e9,
+			    (unsigned long long)o->c.seed);
+	hd_dfw_meta(s->w, "span_bytes", "%llu", (unsigned long long)x->q.span);
+	hd_dfw_meta(s->w, "clients", "%s", x->simulated ? "simulated (closed loops against the drive's queue)"
+						     : "processes (fork, one O_DIRECT descriptor each)");
 	/* Progress in client counts (--procs), measured in thousandths of one. */
-	s.run.unit = "client counts";
-	s.run.unit_scale = 1000;
-	s.run.total = o.nprocs * 1000;
+	s->run.unit = "client counts";
+	s->run.unit_scale = 1000;
+	s->run.total = o->nprocs * 1000;
 	/* Progress counts thousandths of each N; samples are known in advance only with --requests. */
-	s.timed = 1;
-	for (i = 0; o.requests && i < o.nprocs; i++)
-		s.planned += o.requests * o.procs[i];
-	hd_session_calibrate(&s, buf, o.block);
-	hd_run_header(&s.run, rw);
-	hd_dfw_meta(rw, "table", "requests");
-	hd_dfw_meta(rw, "summary_file", "%s", s.out);
-	hd_dfw_meta(rw, "params", "procs=%s block=%llu span=%llu seed=%llu", procs_list,
-		    (unsigned long long)o.block, (unsigned long long)q.span, (unsigned long long)o.c.seed);
-	if (s.run.cache_threshold_ns >= 0)
-		hd_dfw_meta(rw, "cache_threshold_ms", "%.6f", (double)s.run.cache_threshold_ns / 1e6);
+	s->timed = 1;
+	for (size_t i = 0; o->requests && i < o->nprocs; i++)
+		s->planned += o->requests * o->procs[i];
+	hd_session_calibrate(s, buf, o->block);
+	hd_run_header(&s->run, x->rw);
+	hd_dfw_meta(x->rw, "table", "requests");
+	hd_dfw_meta(x->rw, "summary_file", "%s", s->out);
+	hd_dfw_meta(x->rw, "params", "procs=%s block=%llu span=%llu seed=%llu", x->procs_list,
+		    (unsigned long long)o->block, (unsigned long long)x->q.span, (unsigned long long)o->c.seed);
+	if (s->run.cache_threshold_ns >= 0)
+		hd_dfw_meta(x->rw, "cache_threshold_ms", "%.6f", (double)s->run.cache_threshold_ns / 1e6);
 	else
-		hd_dfw_meta(rw, "cache_threshold_ms", "none");
+		hd_dfw_meta(x->rw, "cache_threshold_ms", "none");
+}
 
-	for (i = 0; i < o.nprocs && !hd_session_stop(&s); i++) {
-		unsigned n = o.procs[i];
+/* Every N of --procs in turn; returns how many ran, with *failed set on a failure. */
+static size_t queue_loop(struct queue_ctx *x, int *failed)
+{
+	const struct hd_queue_opts *o = &x->o;
+	struct hd_session *s = &x->s;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < o->nprocs && !hd_session_stop(s); i++) {
+		unsigned n = o->procs[i];
 		const char *what = "";
 		int who = -1;
-		uint64_t before = s.nrows;
+		uint64_t before = s->nrows;
 
-		queue_reset(&q, n);
-		if (simulated)
-			rc = run_simulated(&q, n, &what, &who);
+		queue_reset(&x->q, n);
+		if (x->simulated)
+			rc = run_simulated(&x->q, n, &what, &who);
 		else
-			rc = run_forked(&q, n, &s.run, (uint64_t)i * 1000, o.nprocs * 1000, &what, &who);
+			rc = run_forked(&x->q, n, &s->run, (uint64_t)i * 1000, o->nprocs * 1000, &what, &who);
 		if (rc && !(rc == -EINTR && hd_interrupted)) {
 			if (who >= 0)
-				hd_err("%s %s (client %d of %u): %s", what, d->path, who, n, strerror(-rc));
+				hd_err("%s %s (client %d of %u): %s", what, s->dev->path, who, n, strerror(-rc));
 			else
-				hd_err("%s %s (%u clients): %s", what, d->path, n, strerror(-rc));
-			failed = 1;
+				hd_err("%s %s (%u clients): %s", what, s->dev->path, n, strerror(-rc));
+			*failed = 1;
 		}
-		if (merge(&q, n, &s, hd_dfw_rows(rw), &sums[nsum])) {
-			hd_err("%s: out of memory merging %u clients", d->path, n);
-			failed = 1;
+		if (merge(&x->q, n, s, hd_dfw_rows(x->rw), &x->sums[x->nsum])) {
+			hd_err("%s: out of memory merging %u clients", s->dev->path, n);
+			*failed = 1;
 			break;
 		}
 		/* An N cut short by an interrupt is still a measurement; an empty one is not. */
-		if (s.nrows > before)
-			put_sum(s.rows, &sums[nsum++]);
-		hd_run_progress(&s.run, (i + 1) * 1000, o.nprocs * 1000);
-		if (failed)
+		if (s->nrows > before)
+			put_sum(s->rows, &x->sums[x->nsum++]);
+		hd_run_progress(&s->run, (i + 1) * 1000, o->nprocs * 1000);
+		if (*failed)
 			break;
 	}
-	{
-		char lim[QUEUE_MAX_LIST * 5] = "";
-		size_t ll = 0;
+	return i;
+}
 
-		for (size_t k = 0; k < nsum; k++)
-			if (sums[k].limited)
-				ll += (size_t)snprintf(lim + ll, sizeof(lim) - ll, "%s%u", ll ? "," : "", sums[k].procs);
-		if (ll)
-			hd_dfw_meta(s.w, "limited", "procs=%s: a client filled its %llu-record share, all "
-				    "stopped before --time", lim, (unsigned long long)(QUEUE_TIME_RECORDS));
-	}
-	{
-		int complete = i == o.nprocs && !failed && !hd_session_stop(&s);
+/* Which N stopped early because a client filled its share of the records. */
+static void note_limited(struct queue_ctx *x)
+{
+	char lim[QUEUE_MAX_LIST * 5] = "";
+	size_t ll = 0;
 
-		hd_dfw_meta(rw, "samples", "%" PRIu64, s.nrows);
-		hd_dfw_columns(rw, "procs client pid offset_bytes start_ms latency_ms class");
-		rc = hd_dfw_finish(rw, complete, &call);
-		rw = NULL;
-		/* The summary names the requests file only when it was written. */
-		if (rc) {
-			hd_err("%s %s: %s", call, rname, hd_fs_strerror(rc));
-			hd_dfw_meta(s.w, "requests_file", "none (%s %s: %s)", call, rname, hd_fs_strerror(rc));
-			failed = 1;
-		} else {
-			hd_dfw_meta(s.w, "requests_file", "%s", rname);
-		}
-		if (!o.c.quiet && nsum) {
-			hd_run_progress_end(&s.run);
-			s.run.progress = 0;
-			/* Results on stdout, as bench's; progress and messages on stderr. */
-			printf("%6s %10s %10s %10s %10s %10s\n", "procs", "requests", "IOPS", "p50 ms", "p99 ms",
-			       "max ms");
-			for (size_t k = 0; k < nsum; k++)
-				printf("%6u %10" PRIu64 " %10.1f %10.3f %10.3f %10.3f\n", sums[k].procs,
-					sums[k].requests, sums[k].iops, (double)sums[k].p50 / 1e6,
-					(double)sums[k].p99 / 1e6, (double)sums[k].max / 1e6);
-		}
-		ex = hd_session_end(&s, "procs requests iops mb_s lat_mean_ms lat_p50_ms lat_p90_ms lat_p99_ms "
-				    "lat_max_ms", complete);
-		if (failed && ex == HD_EXIT_OK)
-			ex = HD_EXIT_RUNTIME;
+	for (size_t k = 0; k < x->nsum; k++)
+		if (x->sums[k].limited)
+			ll += (size_t)snprintf(lim + ll, sizeof(lim) - ll, "%s%u", ll ? "," : "", x->sums[k].procs);
+	if (ll)
+		hd_dfw_meta(x->s.w, "limited", "procs=%s: a client filled its %llu-record share, all "
+			    "stopped before --time", lim, (unsigned long long)(QUEUE_TIME_RECORDS));
+}
+
+/* Finish the requests file; the summary names it only when it was written.  Returns 0 or -1. */
+static int finish_requests(struct queue_ctx *x, int complete)
+{
+	const char *call;
+	int rc;
+
+	hd_dfw_meta(x->rw, "samples", "%" PRIu64, x->s.nrows);
+	hd_dfw_columns(x->rw, "procs client pid offset_bytes start_ms latency_ms class");
+	rc = hd_dfw_finish(x->rw, complete, &call);
+	x->rw = NULL;
+	if (rc) {
+		hd_err("%s %s: %s", call, x->rname, hd_fs_strerror(rc));
+		hd_dfw_meta(x->s.w, "requests_file", "none (%s %s: %s)", call, x->rname, hd_fs_strerror(rc));
+		return -1;
 	}
+	hd_dfw_meta(x->s.w, "requests_file", "%s", x->rname);
+	return 0;
+}
+
+/* Results on stdout, as bench's; progress and messages on stderr. */
+static void print_table(const struct queue_sum *sums, size_t nsum)
+{
+	printf("%6s %10s %10s %10s %10s %10s\n", "procs", "requests", "IOPS", "p50 ms", "p99 ms", "max ms");
+	for (size_t k = 0; k < nsum; k++)
+		printf("%6u %10" PRIu64 " %10.1f %10.3f %10.3f %10.3f\n", sums[k].procs, sums[k].requests,
+		       sums[k].iops, (double)sums[k].p50 / 1e6, (double)sums[k].p99 / 1e6,
+		       (double)sums[k].max / 1e6);
+}
+
+/* The shared state, the buffer and the requests file; an exit code (after printing why) or 0. */
+static int queue_prepare(struct queue_ctx *x, void **buf)
+{
+	struct hd_dev *d = x->s.dev;
+	int rc, ex = queue_setup(&x->o, d, &x->q);
+
+	if (!ex && !(*buf = hd_buf_alloc(d, x->o.block))) {
+		hd_err("%s: cannot allocate a %llu-byte buffer", d->path, (unsigned long long)x->o.block);
+		ex = HD_EXIT_SETUP;
+	}
+	if (!ex && !(x->rname = requests_name(x->s.out)))
+		ex = HD_EXIT_SETUP;
+	if (!ex && (rc = hd_dfw_open(&x->rw, x->rname, "queue"))) {
+		hd_err("create %s: %s", x->rname, hd_fs_strerror(rc));
+		ex = HD_EXIT_SETUP;
+	}
+	return ex;
+}
+
+static int queue_run(void *vo)
+{
+	struct queue_ctx *x = calloc(1, sizeof(*x));
+	void *buf = NULL;
+	int ex, failed = 0, complete;
+	size_t ran;
+
+	if (!x) {
+		hd_err("queue: out of memory");
+		return HD_EXIT_SETUP;
+	}
+	x->o = *(const struct hd_queue_opts *)vo;
+	ex = hd_session_begin(&x->s, "queue", &x->o.c, 0, "queue.tsv");
+	if (ex)
+		goto done;
+	ex = queue_prepare(x, &buf);
+	if (ex) {
+		hd_session_abort(&x->s);
+		goto done;
+	}
+	x->simulated = hd_dev_can_queue(x->s.dev);
+	queue_headers(x, buf);
+	ran = queue_loop(x, &failed);
+	note_limited(x);
+	complete = ran == x->o.nprocs && !failed && !hd_session_stop(&x->s);
+	if (finish_requests(x, complete))
+		failed = 1;
+	if (!x->o.c.quiet && x->nsum) {
+		hd_run_progress_end(&x->s.run);
+		x->s.run.progress = 0;
+		print_table(x->sums, x->nsum);
+	}
+	ex = hd_session_end(&x->s, "procs requests iops mb_s lat_mean_ms lat_p50_ms lat_p90_ms lat_p99_ms "
+				   "lat_max_ms", complete);
+	if (failed && ex == HD_EXIT_OK)
+		ex = HD_EXIT_RUNTIME;
 done:
-	if (rw)
-		hd_dfw_abort(rw);
-	if (q.sh)
-		munmap(q.sh, q.map_len);
-	hd_buf_free(buf, o.block);
-	free(rname);
+	if (x->rw)
+		hd_dfw_abort(x->rw);
+	if (x->q.sh)
+		munmap(x->q.sh, x->q.map_len);
+	hd_buf_free(buf, x->o.block);
+	free(x->rname);
+	free(x);
 	return ex;
 }
 
