@@ -149,15 +149,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("compare");
-	TCase *tc = tcase_create("stats");
-
-	tcase_add_test(tc, typical_is_mid_decile);
-	tcase_add_test(tc, crossing_curves);
-	tcase_add_test(tc, identical_drives);
-	tcase_add_test(tc, too_few_samples);
-	tcase_add_test(tc, steadier_drive);
-	tcase_add_test(tc, band_width_is_the_revolution);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("compare", "stats", NULL, NULL,
+		       TU_TESTS(TU_TEST(typical_is_mid_decile), TU_TEST(crossing_curves), TU_TEST(identical_drives),
+				TU_TEST(too_few_samples), TU_TEST(steadier_drive), TU_TEST(band_width_is_the_revolution)));
 }

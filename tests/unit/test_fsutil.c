@@ -482,23 +482,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("fsutil");
-	TCase *tc = tcase_create("inputs");
-
-	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
-	tcase_add_loop_test(tc, test_in_open_refuses, 0, K_NKINDS);
-	tcase_add_test(tc, test_in_open_regular);
-	tcase_add_test(tc, test_lines_plain);
-	tcase_add_test(tc, test_lines_last_without_newline);
-	tcase_add_test(tc, test_lines_long);
-	tcase_add_test(tc, test_lines_nul);
-	tcase_add_test(tc, test_lines_crlf);
-	tcase_add_test(tc, test_lines_slurp);
-	tcase_add_loop_test(tc, test_readers_refuse_special, 0, (int)(NREADERS * K_NKINDS));
-	tcase_add_loop_test(tc, test_readers_refuse_text, 0, (int)(NREADERS * 3));
-	tcase_add_test(tc, test_df_refuses_crlf);
-	tcase_add_test(tc, test_others_accept_crlf);
-	tcase_add_loop_test(tc, test_quote, 0, (int)(sizeof(quotes) / sizeof(quotes[0])));
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("fsutil", "inputs", tu_mkdir, tu_rmdir,
+		       TU_TESTS(TU_LOOPN(test_in_open_refuses, K_NKINDS), TU_TEST(test_in_open_regular),
+				TU_TEST(test_lines_plain), TU_TEST(test_lines_last_without_newline),
+				TU_TEST(test_lines_long), TU_TEST(test_lines_nul), TU_TEST(test_lines_crlf),
+				TU_TEST(test_lines_slurp), TU_LOOPN(test_readers_refuse_special, NREADERS * K_NKINDS),
+				TU_LOOPN(test_readers_refuse_text, NREADERS * 3), TU_TEST(test_df_refuses_crlf),
+				TU_TEST(test_others_accept_crlf), TU_LOOP(test_quote, quotes)));
 }

@@ -268,16 +268,8 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("interval");
-	TCase *tc = tcase_create("simulated");
-
-	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
-	tcase_add_test(tc, test_period_7200);
-	tcase_add_test(tc, test_period_5400);
-	tcase_add_test(tc, test_period_10000);
-	tcase_add_test(tc, test_write_cache);
-	tcase_add_test(tc, test_refuses_without_write);
-	tcase_add_test(tc, test_usage_errors);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("interval", "simulated", tu_mkdir, tu_rmdir,
+		       TU_TESTS(TU_TEST(test_period_7200), TU_TEST(test_period_5400), TU_TEST(test_period_10000),
+				TU_TEST(test_write_cache), TU_TEST(test_refuses_without_write),
+				TU_TEST(test_usage_errors)));
 }

@@ -367,15 +367,11 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("probes");
-	TCase *tc = tcase_create("sim");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_plan_ignores_cache, 0, (int)(sizeof(plan_cases) / sizeof(plan_cases[0])));
-	tcase_add_test(tc, test_response_against_model);
-	tcase_add_test(tc, test_media_rate);
-	tcase_add_test(tc, test_bench_against_model);
-	tcase_add_test(tc, test_zone_steps);
-	suite_add_tcase(s, tc);
+	tcase_set_timeout(tu_case(s, "sim", setup, teardown,
+				  TU_TESTS(TU_LOOP(test_plan_ignores_cache, plan_cases),
+					   TU_TEST(test_response_against_model), TU_TEST(test_media_rate),
+					   TU_TEST(test_bench_against_model), TU_TEST(test_zone_steps))),
+			  120);
 	return tu_run_suite(s);
 }

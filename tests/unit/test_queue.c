@@ -297,17 +297,10 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("queue");
-	TCase *sim = tcase_create("simulated"), *file = tcase_create("file");
 
-	tcase_add_checked_fixture(sim, tu_mkdir, tu_rmdir);
-	tcase_add_test(sim, test_sim_queue_depth_32_reorders);
-	tcase_add_test(sim, test_sim_queue_depth_1_fifo);
-	tcase_add_test(sim, test_sim_repeatable);
-	tcase_add_test(sim, test_usage_errors);
-	suite_add_tcase(s, sim);
-	tcase_add_checked_fixture(file, tu_mkdir, tu_rmdir);
-	tcase_add_test(file, test_file_clients_and_merge);
-	tcase_add_test(file, test_file_time_bound);
-	suite_add_tcase(s, file);
+	tu_case(s, "simulated", tu_mkdir, tu_rmdir,
+		TU_TESTS(TU_TEST(test_sim_queue_depth_32_reorders), TU_TEST(test_sim_queue_depth_1_fifo),
+			 TU_TEST(test_sim_repeatable), TU_TEST(test_usage_errors)));
+	tu_case(s, "file", tu_mkdir, tu_rmdir, TU_TESTS(TU_TEST(test_file_clients_and_merge), TU_TEST(test_file_time_bound)));
 	return tu_run_suite(s);
 }

@@ -201,14 +201,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("sim_replay");
-	TCase *tc = tcase_create("replay");
-
-	tcase_add_test(tc, test_formats);
-	tcase_add_loop_test(tc, test_bad_traces, 0, sizeof(bad) / sizeof(bad[0]));
-	tcase_add_test(tc, test_nul_byte);
-	tcase_add_test(tc, test_run);
-	tcase_add_test(tc, test_rms);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("sim_replay", "replay", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_formats), TU_LOOP(test_bad_traces, bad), TU_TEST(test_nul_byte),
+				TU_TEST(test_run), TU_TEST(test_rms)));
 }

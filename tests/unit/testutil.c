@@ -133,6 +133,31 @@ int tu_run_suite(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+TCase *tu_case(Suite *s, const char *name, void (*setup)(void), void (*teardown)(void), const struct tu_test *tests)
+{
+	TCase *tc = tcase_create(name);
+
+	if (setup)
+		tcase_add_checked_fixture(tc, setup, teardown);
+	for (; tests->test; tests++) {
+		if (tests->rows >= 0)
+			tcase_add_loop_test(tc, tests->test, 0, tests->rows);
+		else
+			tcase_add_test(tc, tests->test);
+	}
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+int tu_main(const char *name, const char *tcase, void (*setup)(void), void (*teardown)(void),
+	    const struct tu_test *tests)
+{
+	Suite *s = suite_create(name);
+
+	tu_case(s, tcase, setup, teardown, tests);
+	return tu_run_suite(s);
+}
+
 double tu_median(double *v, size_t n)
 {
 	hd_sort_doubles(v, n);
