@@ -300,45 +300,21 @@ struct reader {
 	int (*read)(const char *path, char *err, size_t errlen);
 };
 
-static int read_df(const char *path, char *err, size_t errlen)
-{
-	struct hd_df *df;
-	int rc = hd_df_read(path, &df, err, errlen);
-
-	if (!rc)
-		hd_df_free(df);
-	return rc;
-}
-
-static int read_json(const char *path, char *err, size_t errlen)
-{
-	struct hd_jv *v;
-	int rc = hd_jv_load(path, &v, err, errlen);
-
-	if (!rc)
-		hd_jv_free(v);
-	return rc;
-}
-
-static int read_trace(const char *path, char *err, size_t errlen)
-{
-	struct hd_trace *t;
-	int rc = hd_trace_load(path, &t, err, errlen);
-
-	if (!rc)
-		hd_trace_free(t);
-	return rc;
-}
-
-static int read_model(const char *path, char *err, size_t errlen)
-{
-	struct hd_sim_model *m;
-	int rc = hd_sim_model_load(path, &m, err, errlen);
-
-	if (!rc)
-		hd_sim_model_free(m);
-	return rc;
-}
+/* A reader: load what path holds into a TYPE, free it where it took it. */
+#define READER(name, type, load, unload)                            \
+	static int name(const char *path, char *err, size_t errlen) \
+	{                                                           \
+		type *v;                                            \
+		int rc = load(path, &v, err, errlen);               \
+                                                                    \
+		if (!rc)                                            \
+			unload(v);                                  \
+		return rc;                                          \
+	}
+READER(read_df, struct hd_df, hd_df_read, hd_df_free)
+READER(read_json, struct hd_jv, hd_jv_load, hd_jv_free)
+READER(read_trace, struct hd_trace, hd_trace_load, hd_trace_free)
+READER(read_model, struct hd_sim_model, hd_sim_model_load, hd_sim_model_free)
 
 static int read_blob(const char *path, char *err, size_t errlen)
 {
