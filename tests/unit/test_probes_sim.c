@@ -56,16 +56,10 @@ static struct hd_sim_model *model;
 /* Write MODEL plus extra as the drive under test. */
 static void use_model(const char *extra)
 {
-	char path[256], err[256], text[2048];
-	FILE *f;
+	char err[256], text[2048];
 
 	snprintf(text, sizeof(text), "%s%s", MODEL, extra);
-	snprintf(path, sizeof(path), "%s/test.drive", tu_dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-	snprintf(spec, sizeof(spec), "sim:%s", path);
+	snprintf(spec, sizeof(spec), "sim:%s", tu_writef("test.drive", "%s", text));
 	hd_sim_model_free(model);
 	ck_assert_msg(hd_sim_model_parse(text, strlen(text), "test.drive", &model, err, sizeof(err)) == 0, "%s", err);
 }

@@ -101,13 +101,8 @@ START_TEST(test_nul_byte)
 	for (int i = 0; i < 2; i++) {
 		struct hd_trace *t = NULL;
 		char err[256];
-		FILE *f;
 
-		write_trace("");
-		f = fopen(path, "w");
-		ck_assert_ptr_nonnull(f);
-		ck_assert_uint_eq(fwrite(texts[i], 1, lens[i], f), lens[i]);
-		fclose(f);
+		tu_write(write_trace(""), texts[i], lens[i]);
 		ck_assert_int_eq(hd_trace_load(path, &t, err, sizeof(err)), -EINVAL);
 		ck_assert_ptr_null(t);
 		ck_assert_msg(strstr(err, ":2: NUL byte in a text file") != NULL, "got '%s'", err);

@@ -47,6 +47,20 @@ void tu_write(const char *path, const char *text, size_t len)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+const char *tu_writef(const char *name, const char *fmt, ...)
+{
+	const char *p = tu_path(name);
+	FILE *f = fopen(p, "w");
+	va_list ap;
+
+	ck_assert_msg(f != NULL, "cannot create %s", p);
+	va_start(ap, fmt);
+	ck_assert_int_ge(vfprintf(f, fmt, ap), 0);
+	va_end(ap);
+	ck_assert_int_eq(fclose(f), 0);
+	return p;
+}
+
 int tu_run(int (*cmd)(int, char **), const char *const *args)
 {
 	char *argv[64];

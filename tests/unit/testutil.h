@@ -19,6 +19,8 @@ void tu_rmdir(void);
 const char *tu_path(const char *name);
 /* Write len bytes of text (strlen when len is 0) to path. */
 void tu_write(const char *path, const char *text, size_t len);
+/* Write the printf-style text to tu_dir/name; its path (tu_path). */
+const char *tu_writef(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Run cmd with args (args[0] the command's name, NULL-terminated); its exit code. */
 int tu_run(int (*cmd)(int, char **), const char *const *args);
