@@ -66,8 +66,7 @@ seekw() { echo "$HDDSCOPE" seek -q --op write --write --samples 50 -o "$S/out.ts
 # A file backing a loop device: under its own name, after a rename (the
 # kernel's name follows it), and with the name it was attached by removed
 # (the kernel shows "(deleted)"; the device still names the inode).
-dev=$(losetup -f --show "$img" 2>/dev/null) || skip "losetup unusable"
-LOOPS+=("$dev")
+attach_loop dev "$img" || skip "losetup unusable: $(cat "$T/err")"
 refuse 2 "^hddscope: $img: backs $dev; refusing to write$" "$img" $(seekw) "$img"
 refuse 2 "backs $dev; refusing to write" "$img" "$HDDSCOPE" bench -q --write --time 1s -o "$S/out.tsv" "$img"
 refuse 2 "backs $dev; refusing to write" "$img" "$HDDSCOPE" interval -q --write -o "$S/out.tsv" "$img"
@@ -76,16 +75,14 @@ refuse 2 "^hddscope: $S/renamed.img: backs $dev; refusing to write$" "$S/renamed
 mv "$S/renamed.img" "$img"
 detach "$dev"
 ln "$img" "$S/link.img"
-dev=$(losetup -f --show "$S/link.img") || fail "losetup on a link"
-LOOPS+=("$dev")
+attach_loop dev "$S/link.img" || fail "losetup on a link: $(cat "$T/err")"
 rm "$S/link.img"
 grep -q '(deleted)' "/sys/block/${dev#/dev/}/loop/backing_file" || fail "the kernel kept the removed name"
 refuse 2 "^hddscope: $img: backs $dev; refusing to write$" "$img" $(seekw) "$img"
 detach "$dev"
 
 # A read-only loop device, and a file on a read-only mount.
-dev=$(losetup -r -f --show "$img") || fail "losetup -r"
-LOOPS+=("$dev")
+attach_loop dev "$img" -r || fail "losetup -r: $(cat "$T/err")"
 refuse 2 "^hddscope: $dev: read-only device; refusing to write$" "$img" $(seekw) "$dev"
 refuse 2 "^hddscope: $dev: read-only device; refusing to write$" "$img" \
 	"$HDDSCOPE" response -q --write --points 40 --reps 1 -o "$S/out.tsv" "$dev"
