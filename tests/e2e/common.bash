@@ -5,10 +5,16 @@ set -u
 export HDDSCOPE_PLOTS="${HDDSCOPE_PLOTS:-$HDDSCOPE_SRC/plots}"
 export LC_ALL=C
 
+# What a test leaves to be undone at exit: processes started with background
+# (killed), swap files, mounts and loop devices, and the scratch directory $T.
 T=$(mktemp -d /tmp/hddscope-e2e.XXXXXX)
+PIDS=()
+SWAPS=()
 LOOPS=()
 MOUNTS=()
 cleanup() {
+	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	for s in "${SWAPS[@]}"; do swapoff "$s" 2>/dev/null; done
 	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
 	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
 	rm -rf "$T"
@@ -18,6 +24,75 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 pass() { echo "ok: $*"; }
+
+# background CMD...: starts CMD in the background (with the caller's
+# redirections), its process id in $pid and at the end of PIDS; killed at exit.
+background() {
+	"$@" &
+	pid=$!
+	PIDS+=("$pid")
+}
+
+# started PID GLOB: wait (up to 60 s) until the run PID has created GLOB;
+# fails (returns 1) when PID ends first.
+started() {
+	for _ in $(seq 1200); do
+		compgen -G "$2" >/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# ended PID WANT WHAT: waits (up to 120 s: the machine may be busy) until the
+# run PID started with background ends; fails, with its stderr ($T/err), unless
+# it exited WANT.  The exit code in $rc.
+ended() {
+	timeout 120 tail --pid="$1" -f /dev/null || fail "$3: did not end"
+	wait "$1"
+	rc=$?
+	[ "$rc" = "$2" ] || { cat "$T/err" >&2; fail "$3: exit $rc, want $2"; }
+}
+
+# random_file FILE SIZE: FILE holds SIZE random bytes.
+random_file() { head -c "$2" /dev/urandom >"$1" || fail "cannot create $1"; }
+
+# scratch_image SIZE: a scratch directory $S holding $img, SIZE random bytes,
+# and $sum0, its SHA-256.
+scratch_image() {
+	S=$T/scratch
+	mkdir "$S" || fail "cannot create $S"
+	img=$S/disk.img
+	random_file "$img" "$1"
+	sum0=$(sha256sum <"$img")
+}
+
+# need_losetup: skips unless this is root with losetup.
+need_losetup() {
+	[ "$(id -u)" = 0 ] || skip "needs root for losetup"
+	command -v losetup >/dev/null || skip "no losetup"
+}
+
+# attach_loop VAR FILE [OPTION...]: attaches FILE (with losetup's OPTIONs) to a
+# free loop device, detached at exit, and names it in VAR; returns nonzero
+# with losetup's message in $T/err where it cannot.
+attach_loop() {
+	local var=$1 file=$2 d
+	shift 2
+	d=$(losetup "$@" -f --show "$file" 2>"$T/err") || return 1
+	LOOPS+=("$d")
+	printf -v "$var" %s "$d"
+}
+
+# loop_image SIZE: $img ($T/disk.img), SIZE random bytes, on the loop device
+# $dev, whose SHA-256 is $sum0; skips where loop devices cannot be had.
+loop_image() {
+	need_losetup
+	img=$T/disk.img
+	random_file "$img" "$1"
+	attach_loop dev "$img" || skip "losetup unusable: $(cat "$T/err")"
+	sum0=$(sha256sum <"$dev")
+}
 
 # run EXPECTED_EXIT CMD...: runs CMD, output in $T/out and $T/err, checks the exit code.
 run() {

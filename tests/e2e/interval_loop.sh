@@ -2,14 +2,7 @@
 # unchanged; a mounted device is refused (O_EXCL) without a byte written.
 . "$(dirname "$0")/common.bash"
 
-[ "$(id -u)" = 0 ] || skip "needs root for losetup"
-command -v losetup >/dev/null || skip "no losetup"
-
-img=$T/disk.img
-head -c $((64 << 20)) /dev/urandom >"$img" || fail "cannot create $img"
-dev=$(losetup -f --show "$img" 2>"$T/err") || skip "losetup unusable: $(cat "$T/err")"
-LOOPS+=("$dev")
-sum0=$(sha256sum <"$dev")
+loop_image $((64 << 20))
 
 run 2 "$HDDSCOPE" interval --quiet -o "$T/n.tsv" "$dev"
 expect_err "add --write"

@@ -2,14 +2,7 @@
 # read-only), every client runs, counts add up; the device is not changed.
 . "$(dirname "$0")/common.bash"
 
-[ "$(id -u)" = 0 ] || skip "needs root for losetup"
-command -v losetup >/dev/null || skip "no losetup"
-
-img=$T/disk.img
-head -c $((128 << 20)) /dev/urandom >"$img" || fail "cannot create $img"
-dev=$(losetup -f --show "$img" 2>"$T/err") || skip "losetup unusable: $(cat "$T/err")"
-LOOPS+=("$dev")
-sum0=$(sha256sum <"$dev")
+loop_image $((128 << 20))
 
 run 0 "$HDDSCOPE" queue --procs 1,2,4,8 --requests 500 -o "$T/q.tsv" "$dev"
 cat "$T/err"

@@ -8,27 +8,7 @@
 . "$(dirname "$0")/common.bash"
 command -v python3 >/dev/null || fail "python3 missing"
 
-S=$T/scratch
-mkdir "$S"
-img=$S/disk.img
-head -c $((32 << 20)) /dev/urandom >"$img"
-sum0=$(sha256sum <"$img")
-RUNS=()
-cleanup_signals() {
-	for p in "${RUNS[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	cleanup
-}
-trap cleanup_signals EXIT
-
-# started PID GLOB: wait (up to 60 s) until the run has created GLOB.
-started() {
-	for _ in $(seq 1200); do
-		compgen -G "$2" >/dev/null && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
+scratch_image $((32 << 20))
 
 # interrupt SIG OUT CMD...: start CMD (which writes OUT) in the background,
 # send SIG once OUT's temporary exists and a little later, and check the
@@ -37,17 +17,12 @@ interrupt() {
 	local sig=$1 out=$2 num
 	shift 2
 	num=$(kill -l "$sig")
-	"$@" >"$T/out" 2>"$T/err" &
-	pid=$!
-	RUNS+=($pid)
+	background "$@" >"$T/out" 2>"$T/err"
 	started $pid "$out.tmp.*" || { cat "$T/err" >&2; fail "$sig: '$*' did not start"; }
 	sleep 0.3
 	kill -"$sig" $pid
-	# A generous guard: the run stops after one access, but the machine may be busy.
-	timeout 120 tail --pid=$pid -f /dev/null || fail "$sig: '$*' did not stop"
-	wait $pid
-	rc=$?
-	[ "$rc" = $((128 + num)) ] || { cat "$T/err" >&2; fail "$sig: '$*' exited $rc, want $((128 + num))"; }
+	# The run stops after one access, but the machine may be busy.
+	ended $pid $((128 + num)) "$sig: '$*'"
 	[ -f "$out" ] || fail "$sig: '$*' left no data file"
 	compgen -G "$S/*.tmp.*" >/dev/null && fail "$sig: '$*' left $(ls "$S" | grep '\.tmp\.')"
 	[ "$(sha256sum <"$img")" = "$sum0" ] || fail "$sig: '$*' changed the target"
@@ -111,15 +86,10 @@ PY
 pass "SIGQUIT stops a profile with 131"
 
 # nohup: a HUP ignored from the start stays ignored, the run completes.
-nohup "$HDDSCOPE" bench -q --write --time 1s --span 8m -o "$S/nohup.tsv" "$img" >"$T/out" 2>"$T/err" &
-pid=$!
-RUNS+=($pid)
+background nohup "$HDDSCOPE" bench -q --write --time 1s --span 8m -o "$S/nohup.tsv" "$img" >"$T/out" 2>"$T/err"
 started $pid "$S/nohup.tsv.tmp.*" || fail "nohup: the run did not start"
 kill -HUP $pid
-timeout 120 tail --pid=$pid -f /dev/null || fail "nohup: the run did not end"
-wait $pid
-rc=$?
-[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "nohup: exit $rc"; }
+ended $pid 0 nohup
 [ "$(hdr "$S/nohup.tsv" complete)" = yes ] || fail "nohup: not complete"
 [ "$(sha256sum <"$img")" = "$sum0" ] || fail "nohup: the target changed"
 pass "a run under nohup outlives a HUP"

@@ -11,23 +11,10 @@
 # let through and the run completes.
 . "$(dirname "$0")/common.bash"
 
-[ "$(id -u)" = 0 ] || skip "needs root for losetup"
-command -v losetup >/dev/null || skip "no losetup"
+need_losetup
 command -v python3 >/dev/null || fail "python3 missing"
 
-S=$T/scratch
-mkdir "$S"
-img=$S/disk.img
-head -c $((32 << 20)) /dev/urandom >"$img"
-sum0=$(sha256sum <"$img")
-PIDS=()
-SWAPS=()
-cleanup_targets() {
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for s in "${SWAPS[@]}"; do swapoff "$s" 2>/dev/null; done
-	cleanup
-}
-trap cleanup_targets EXIT
+scratch_image $((32 << 20))
 
 # refuse EXIT REGEX TARGET CMD...: CMD (with -o into the scratch directory
 # added) exits EXIT with exactly one "hddscope:" line matching REGEX, TARGET
@@ -53,8 +40,7 @@ refuse() {
 # hold CMD: runs CMD in the background and waits until it says "held".
 hold() {
 	rm -f "$T/held"
-	"$@" &
-	PIDS+=($!)
+	background "$@"
 	for _ in $(seq 600); do [ -s "$T/held" ] && return 0; sleep 0.05; done
 	fail "holder '$*' did not start"
 }
@@ -80,8 +66,7 @@ seekw() { echo "$HDDSCOPE" seek -q --op write --write --samples 50 -o "$S/out.ts
 # A file backing a loop device: under its own name, after a rename (the
 # kernel's name follows it), and with the name it was attached by removed
 # (the kernel shows "(deleted)"; the device still names the inode).
-dev=$(losetup -f --show "$img" 2>/dev/null) || skip "losetup unusable"
-LOOPS+=("$dev")
+attach_loop dev "$img" || skip "losetup unusable: $(cat "$T/err")"
 refuse 2 "^hddscope: $img: backs $dev; refusing to write$" "$img" $(seekw) "$img"
 refuse 2 "backs $dev; refusing to write" "$img" "$HDDSCOPE" bench -q --write --time 1s -o "$S/out.tsv" "$img"
 refuse 2 "backs $dev; refusing to write" "$img" "$HDDSCOPE" interval -q --write -o "$S/out.tsv" "$img"
@@ -90,16 +75,14 @@ refuse 2 "^hddscope: $S/renamed.img: backs $dev; refusing to write$" "$S/renamed
 mv "$S/renamed.img" "$img"
 detach "$dev"
 ln "$img" "$S/link.img"
-dev=$(losetup -f --show "$S/link.img") || fail "losetup on a link"
-LOOPS+=("$dev")
+attach_loop dev "$S/link.img" || fail "losetup on a link: $(cat "$T/err")"
 rm "$S/link.img"
 grep -q '(deleted)' "/sys/block/${dev#/dev/}/loop/backing_file" || fail "the kernel kept the removed name"
 refuse 2 "^hddscope: $img: backs $dev; refusing to write$" "$img" $(seekw) "$img"
 detach "$dev"
 
 # A read-only loop device, and a file on a read-only mount.
-dev=$(losetup -r -f --show "$img") || fail "losetup -r"
-LOOPS+=("$dev")
+attach_loop dev "$img" -r || fail "losetup -r: $(cat "$T/err")"
 refuse 2 "^hddscope: $dev: read-only device; refusing to write$" "$img" $(seekw) "$dev"
 refuse 2 "^hddscope: $dev: read-only device; refusing to write$" "$img" \
 	"$HDDSCOPE" response -q --write --points 40 --reps 1 -o "$S/out.tsv" "$dev"
@@ -201,24 +184,11 @@ pass "$N bad-input cases"
 # The hold for the run.  A writer that opens the file mid-run waits; the run
 # stops after the access in flight (exit 3, complete: no) and the writer's
 # open completes once the file is closed.  A reader is let in at once.
-started() { # started PID GLOB: the run has created its data file's temporary
-	for _ in $(seq 1200); do
-		compgen -G "$2" >/dev/null && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
-"$HDDSCOPE" seek -q --op write --write --samples 50000000 -o "$S/w.tsv" "$img" 2>"$T/err" &
-pid=$!
-PIDS+=($pid)
+background "$HDDSCOPE" seek -q --op write --write --samples 50000000 -o "$S/w.tsv" "$img" 2>"$T/err"
 started $pid "$S/w.tsv.tmp.*" || fail "the run did not start"
 sleep 0.5
 timeout 120 bash -c 'exec 3>>"$1"' sh "$img" || fail "the writer's open did not complete"
-timeout 120 tail --pid=$pid -f /dev/null
-wait $pid
-rc=$?
-[ "$rc" = 3 ] || { cat "$T/err" >&2; fail "a writer mid-run: exit $rc, want 3"; }
+ended $pid 3 "a writer mid-run"
 grep -Eq "^hddscope: $img: opened for writing by another process; stopped: [0-9]+ of 50000000 samples kept in $S/w.tsv \(complete: no\)$" "$T/err" ||
 	{ cat "$T/err" >&2; fail "a writer mid-run: message"; }
 [ "$(hdr "$S/w.tsv" complete)" = no ] || fail "a writer mid-run: complete"
@@ -227,16 +197,12 @@ grep -Eq "^hddscope: $img: opened for writing by another process; stopped: [0-9]
 compgen -G "$S/*.tmp.*" >/dev/null && fail "a writer mid-run: temporary file left"
 pass "a writer opening the file mid-run stops it, nothing lost"
 
-"$HDDSCOPE" bench -q --write --time 2s --span 8m -o "$S/r.tsv" "$img" >/dev/null 2>"$T/err" &
-pid=$!
-PIDS+=($pid)
+background "$HDDSCOPE" bench -q --write --time 2s --span 8m -o "$S/r.tsv" "$img" >/dev/null 2>"$T/err"
 started $pid "$S/r.tsv.tmp.*" || fail "the run did not start"
 sleep 0.5
 timeout 30 cat "$img" >/dev/null || fail "a reader mid-run was kept waiting"
 kill -0 $pid 2>/dev/null || fail "the run ended when a reader opened the file"
-wait $pid
-rc=$?
-[ "$rc" = 0 ] || { cat "$T/err" >&2; fail "a reader mid-run: exit $rc"; }
+ended $pid 0 "a reader mid-run"
 [ "$(hdr "$S/r.tsv" complete)" = yes ] || fail "a reader mid-run: complete"
 [ "$(sha256sum <"$img")" = "$sum0" ] || fail "a reader mid-run: the target changed"
 pass "a reader is let through, the run completes"

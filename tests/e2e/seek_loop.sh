@@ -2,14 +2,7 @@
 # and refusals (mounted ext4, read-only device) that change not a byte.
 . "$(dirname "$0")/common.bash"
 
-[ "$(id -u)" = 0 ] || skip "needs root for losetup"
-command -v losetup >/dev/null || skip "no losetup"
-
-img=$T/disk.img
-head -c $((256 << 20)) /dev/urandom >"$img" || fail "cannot create $img"
-dev=$(losetup -f --show "$img" 2>"$T/err") || skip "losetup unusable: $(cat "$T/err")"
-LOOPS+=("$dev")
-sum0=$(sha256sum <"$dev")
+loop_image $((256 << 20))
 
 run 0 "$HDDSCOPE" info "$dev"
 grep -q 'kind: *block device' "$T/out" || fail "info kind"
@@ -34,8 +27,7 @@ check_seek "$T/w.tsv" 400 4096
 pass "write seek preserves every byte"
 
 # A read-only loop device cannot be written, and says so before any I/O.
-rodev=$(losetup -r -f --show "$img") || fail "losetup -r"
-LOOPS+=("$rodev")
+attach_loop rodev "$img" -r || fail "losetup -r: $(cat "$T/err")"
 run 2 "$HDDSCOPE" seek --quiet --op write --write -o "$T/ro.tsv" "$rodev"
 expect_err "^hddscope: $rodev: read-only device; refusing to write$"
 [ ! -e "$T/ro.tsv" ] || fail "refused run left a data file"
@@ -47,8 +39,7 @@ command -v mkfs.ext4 >/dev/null || fail "mkfs.ext4 missing (install e2fsprogs)"
 fs=$T/fs.img
 head -c $((64 << 20)) /dev/zero >"$fs"
 mkfs.ext4 -q -F "$fs" || fail "mkfs.ext4"
-fsdev=$(losetup -f --show "$fs") || fail "losetup fs"
-LOOPS+=("$fsdev")
+attach_loop fsdev "$fs" || fail "losetup fs: $(cat "$T/err")"
 mkdir "$T/mnt"
 mount -o ro "$fsdev" "$T/mnt" 2>"$T/err" || skip "cannot mount ext4 here: $(cat "$T/err")"
 MOUNTS+=("$T/mnt")

@@ -27,6 +27,25 @@ static void drive(struct hd_rng *r, double a, double b, double retry, double *d,
 	}
 }
 
+/*
+ * The curve comparison of drives A (a_a, b_a) and B (a_b, b_b), drawn with
+ * seed, no retries; it must find ncross crossings.
+ */
+static void compare_drives(uint64_t seed, double a_a, double b_a, double a_b, double b_b, size_t ncross,
+			   struct hd_cmp_curve *c)
+{
+	static double da[N], la[N], db[N], lb[N];
+	struct hd_cmp_opts o;
+	struct hd_rng r;
+
+	hd_rng_seed(&r, seed);
+	drive(&r, a_a, b_a, 0, da, la, N);
+	drive(&r, a_b, b_b, 0, db, lb, N);
+	hd_cmp_defaults(&o);
+	ck_assert_int_eq(hd_cmp_curve(da, la, N, db, lb, N, &o, c), 0);
+	ck_assert_uint_eq(c->ncross, ncross);
+}
+
 START_TEST(typical_is_mid_decile)
 {
 	double v[11] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 };
@@ -38,19 +57,11 @@ END_TEST
 
 START_TEST(crossing_curves)
 {
-	static double da[N], la[N], db[N], lb[N];
-	struct hd_cmp_opts o;
 	struct hd_cmp_curve c;
-	struct hd_rng r;
 	/* 0.5 + 0.7 s = 5 + 0.1 s at s = 7.5: d = 56.25 MB. */
 	double truth = 56.25e6;
 
-	hd_rng_seed(&r, 42);
-	drive(&r, 0.5, 0.7, 0, da, la, N);
-	drive(&r, 5.0, 0.1, 0, db, lb, N);
-	hd_cmp_defaults(&o);
-	ck_assert_int_eq(hd_cmp_curve(da, la, N, db, lb, N, &o, &c), 0);
-	ck_assert_uint_eq(c.ncross, 1);
+	compare_drives(42, 0.5, 0.7, 5.0, 0.1, 1, &c);
 	ck_assert_int_eq(c.cross[0].below, 'A');
 	ck_assert_int_eq(c.cross[0].above, 'B');
 	ck_assert_msg(fabs(c.cross[0].bytes / truth - 1) < 0.10, "crossover %.0f, truth %.0f", c.cross[0].bytes, truth);
@@ -65,18 +76,10 @@ END_TEST
 
 START_TEST(identical_drives)
 {
-	static double da[N], la[N], db[N], lb[N];
-	struct hd_cmp_opts o;
 	struct hd_cmp_curve c;
-	struct hd_rng r;
 	size_t called = 0;
 
-	hd_rng_seed(&r, 7);
-	drive(&r, 1, 0.4, 0, da, la, N);
-	drive(&r, 1, 0.4, 0, db, lb, N);
-	hd_cmp_defaults(&o);
-	ck_assert_int_eq(hd_cmp_curve(da, la, N, db, lb, N, &o, &c), 0);
-	ck_assert_uint_eq(c.ncross, 0);
+	compare_drives(7, 1, 0.4, 1, 0.4, 0, &c);
 	for (size_t i = 0; i < c.nbins; i++)
 		called += c.bins[i].winner != 0;
 	/* At 90% confidence, two in a row leaning the same way by chance are rare. */
@@ -149,15 +152,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("compare");
-	TCase *tc = tcase_create("stats");
-
-	tcase_add_test(tc, typical_is_mid_decile);
-	tcase_add_test(tc, crossing_curves);
-	tcase_add_test(tc, identical_drives);
-	tcase_add_test(tc, too_few_samples);
-	tcase_add_test(tc, steadier_drive);
-	tcase_add_test(tc, band_width_is_the_revolution);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("compare", "stats", NULL, NULL,
+		       TU_TESTS(TU_TEST(typical_is_mid_decile), TU_TEST(crossing_curves), TU_TEST(identical_drives),
+				TU_TEST(too_few_samples), TU_TEST(steadier_drive), TU_TEST(band_width_is_the_revolution)));
 }

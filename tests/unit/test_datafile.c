@@ -169,15 +169,8 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("datafile");
-	TCase *tc = tcase_create("datafile");
-
-	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
-	tcase_add_test(tc, test_round_trip);
-	tcase_add_test(tc, test_incomplete_and_abort);
-	tcase_add_loop_test(tc, test_reject_malformed, 0, (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
-	tcase_add_test(tc, test_reject_long_line);
-	tcase_add_test(tc, test_missing_file);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("datafile", "datafile", tu_mkdir, tu_rmdir,
+		       TU_TESTS(TU_TEST(test_round_trip), TU_TEST(test_incomplete_and_abort),
+				TU_LOOP(test_reject_malformed, bad_cases), TU_TEST(test_reject_long_line),
+				TU_TEST(test_missing_file)));
 }

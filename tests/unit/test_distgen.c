@@ -120,14 +120,8 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("distgen");
-	TCase *tc = tcase_create("dist");
-
-	tcase_add_test(tc, test_log_bounds_and_shape);
-	tcase_add_test(tc, test_linear_bounds_and_shape);
-	tcase_add_test(tc, test_same_seed_same_sequence);
-	tcase_add_test(tc, test_setup_rounding);
-	tcase_add_test(tc, test_rng_below_uniform);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("distgen", "dist", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_log_bounds_and_shape), TU_TEST(test_linear_bounds_and_shape),
+				TU_TEST(test_same_seed_same_sequence), TU_TEST(test_setup_rounding),
+				TU_TEST(test_rng_below_uniform)));
 }

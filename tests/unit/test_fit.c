@@ -348,17 +348,12 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("fit");
-	TCase *tc = tcase_create("presets");
+	TCase *tc = tu_case(s, "presets", NULL, NULL,
+			    TU_TESTS(TU_TEST(test_atlas3), TU_TEST(test_cheetah9lp), TU_TEST(test_dtla307030),
+				     TU_TEST(test_st320420a), TU_TEST(test_caches_dtla), TU_TEST(test_caches_atlas3),
+				     TU_TEST(test_drive_out)));
 
 	tcase_add_unchecked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_atlas3);
-	tcase_add_test(tc, test_cheetah9lp);
-	tcase_add_test(tc, test_dtla307030);
-	tcase_add_test(tc, test_st320420a);
-	tcase_add_test(tc, test_caches_dtla);
-	tcase_add_test(tc, test_caches_atlas3);
-	tcase_add_test(tc, test_drive_out);
-	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -300,45 +300,21 @@ struct reader {
 	int (*read)(const char *path, char *err, size_t errlen);
 };
 
-static int read_df(const char *path, char *err, size_t errlen)
-{
-	struct hd_df *df;
-	int rc = hd_df_read(path, &df, err, errlen);
-
-	if (!rc)
-		hd_df_free(df);
-	return rc;
-}
-
-static int read_json(const char *path, char *err, size_t errlen)
-{
-	struct hd_jv *v;
-	int rc = hd_jv_load(path, &v, err, errlen);
-
-	if (!rc)
-		hd_jv_free(v);
-	return rc;
-}
-
-static int read_trace(const char *path, char *err, size_t errlen)
-{
-	struct hd_trace *t;
-	int rc = hd_trace_load(path, &t, err, errlen);
-
-	if (!rc)
-		hd_trace_free(t);
-	return rc;
-}
-
-static int read_model(const char *path, char *err, size_t errlen)
-{
-	struct hd_sim_model *m;
-	int rc = hd_sim_model_load(path, &m, err, errlen);
-
-	if (!rc)
-		hd_sim_model_free(m);
-	return rc;
-}
+/* A reader: load what path holds into a TYPE, free it where it took it. */
+#define READER(name, type, load, unload)                            \
+	static int name(const char *path, char *err, size_t errlen) \
+	{                                                           \
+		type *v;                                            \
+		int rc = load(path, &v, err, errlen);               \
+                                                                    \
+		if (!rc)                                            \
+			unload(v);                                  \
+		return rc;                                          \
+	}
+READER(read_df, struct hd_df, hd_df_read, hd_df_free)
+READER(read_json, struct hd_jv, hd_jv_load, hd_jv_free)
+READER(read_trace, struct hd_trace, hd_trace_load, hd_trace_free)
+READER(read_model, struct hd_sim_model, hd_sim_model_load, hd_sim_model_free)
 
 static int read_blob(const char *path, char *err, size_t errlen)
 {
@@ -482,23 +458,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("fsutil");
-	TCase *tc = tcase_create("inputs");
-
-	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
-	tcase_add_loop_test(tc, test_in_open_refuses, 0, K_NKINDS);
-	tcase_add_test(tc, test_in_open_regular);
-	tcase_add_test(tc, test_lines_plain);
-	tcase_add_test(tc, test_lines_last_without_newline);
-	tcase_add_test(tc, test_lines_long);
-	tcase_add_test(tc, test_lines_nul);
-	tcase_add_test(tc, test_lines_crlf);
-	tcase_add_test(tc, test_lines_slurp);
-	tcase_add_loop_test(tc, test_readers_refuse_special, 0, (int)(NREADERS * K_NKINDS));
-	tcase_add_loop_test(tc, test_readers_refuse_text, 0, (int)(NREADERS * 3));
-	tcase_add_test(tc, test_df_refuses_crlf);
-	tcase_add_test(tc, test_others_accept_crlf);
-	tcase_add_loop_test(tc, test_quote, 0, (int)(sizeof(quotes) / sizeof(quotes[0])));
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("fsutil", "inputs", tu_mkdir, tu_rmdir,
+		       TU_TESTS(TU_LOOPN(test_in_open_refuses, K_NKINDS), TU_TEST(test_in_open_regular),
+				TU_TEST(test_lines_plain), TU_TEST(test_lines_last_without_newline),
+				TU_TEST(test_lines_long), TU_TEST(test_lines_nul), TU_TEST(test_lines_crlf),
+				TU_TEST(test_lines_slurp), TU_LOOPN(test_readers_refuse_special, NREADERS * K_NKINDS),
+				TU_LOOPN(test_readers_refuse_text, NREADERS * 3), TU_TEST(test_df_refuses_crlf),
+				TU_TEST(test_others_accept_crlf), TU_LOOP(test_quote, quotes)));
 }

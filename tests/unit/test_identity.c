@@ -171,13 +171,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("identity");
-	TCase *tc = tcase_create("identify");
-
-	tcase_add_test(tc, test_identify_fields);
-	tcase_add_test(tc, test_identify_rotation);
-	tcase_add_test(tc, test_identify_sectors_and_ncq);
-	tcase_add_test(tc, test_bad_blobs);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("identity", "identify", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_identify_fields), TU_TEST(test_identify_rotation),
+				TU_TEST(test_identify_sectors_and_ncq), TU_TEST(test_bad_blobs)));
 }

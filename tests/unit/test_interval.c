@@ -27,28 +27,23 @@
 
 static const char *write_drive(const char *name, double rpm, int wcache, unsigned wcache_kb)
 {
-	const char *p = tu_path(name);
-	FILE *f = fopen(p, "w");
-
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "format = 1\n"
-		   "name = interval test drive\n"
-		   "rpm = %g\n"
-		   "sector_bytes = 512\n"
-		   "surfaces = 4\n"
-		   "zone = 0 4999 500 50 70\n"
-		   "zone = 5000 9999 400 40 60\n"
-		   "seek_model = 1.0 0.08 1000 2.53 0.001\n"
-		   "head_switch_ms = 0.8\n"
-		   "write_settle_ms = 0.2\n"
-		   "read_overhead_ms = 0.2\n"
-		   "write_overhead_ms = %g\n"
-		   "interface_mb_s = %g\n"
-		   "write_cache = %s\n"
-		   "write_cache_kb = %u\n",
-		rpm, WR_OVH_MS, IFACE_MB_S, wcache ? "on" : "off", wcache_kb);
-	fclose(f);
-	return p;
+	return tu_writef(name,
+			 "format = 1\n"
+			 "name = interval test drive\n"
+			 "rpm = %g\n"
+			 "sector_bytes = 512\n"
+			 "surfaces = 4\n"
+			 "zone = 0 4999 500 50 70\n"
+			 "zone = 5000 9999 400 40 60\n"
+			 "seek_model = 1.0 0.08 1000 2.53 0.001\n"
+			 "head_switch_ms = 0.8\n"
+			 "write_settle_ms = 0.2\n"
+			 "read_overhead_ms = 0.2\n"
+			 "write_overhead_ms = %g\n"
+			 "interface_mb_s = %g\n"
+			 "write_cache = %s\n"
+			 "write_cache_kb = %u\n",
+			 rpm, WR_OVH_MS, IFACE_MB_S, wcache ? "on" : "off", wcache_kb);
 }
 
 static struct hd_df *run_on(const char *drive, const char *out, const char *extra)
@@ -268,16 +263,8 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("interval");
-	TCase *tc = tcase_create("simulated");
-
-	tcase_add_checked_fixture(tc, tu_mkdir, tu_rmdir);
-	tcase_add_test(tc, test_period_7200);
-	tcase_add_test(tc, test_period_5400);
-	tcase_add_test(tc, test_period_10000);
-	tcase_add_test(tc, test_write_cache);
-	tcase_add_test(tc, test_refuses_without_write);
-	tcase_add_test(tc, test_usage_errors);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("interval", "simulated", tu_mkdir, tu_rmdir,
+		       TU_TESTS(TU_TEST(test_period_7200), TU_TEST(test_period_5400), TU_TEST(test_period_10000),
+				TU_TEST(test_write_cache), TU_TEST(test_refuses_without_write),
+				TU_TEST(test_usage_errors)));
 }

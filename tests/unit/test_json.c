@@ -169,14 +169,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("json");
-	TCase *tc = tcase_create("json");
-
-	tcase_add_test(tc, test_round_trip);
-	tcase_add_loop_test(tc, test_refuse_malformed, 0, (int)(sizeof(bads) / sizeof(bads[0])));
-	tcase_add_test(tc, test_unicode);
-	tcase_add_test(tc, test_nul_after_number);
-	tcase_add_test(tc, test_near_dbl_max_round_trip);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("json", "json", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_round_trip), TU_LOOP(test_refuse_malformed, bads), TU_TEST(test_unicode),
+				TU_TEST(test_nul_after_number), TU_TEST(test_near_dbl_max_round_trip)));
 }

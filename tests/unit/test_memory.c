@@ -219,7 +219,6 @@ END_TEST
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("memory");
-	TCase *tc = tcase_create("memory");
 
 	/*
 	 * glibc's per-thread cache keeps freed blocks that mallinfo2 still
@@ -234,11 +233,9 @@ int main(int argc, char **argv)
 		execv("/proc/self/exe", argv);
 	}
 
-	tcase_add_checked_fixture(tc, setup, tu_rmdir);
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_no_growth);
-	tcase_add_test(tc, test_growth_is_seen);
-	tcase_add_test(tc, test_leak_check_is_on);
-	suite_add_tcase(s, tc);
+	tcase_set_timeout(tu_case(s, "memory", setup, tu_rmdir,
+				  TU_TESTS(TU_TEST(test_no_growth), TU_TEST(test_growth_is_seen),
+					   TU_TEST(test_leak_check_is_on))),
+			  120);
 	return tu_run_suite(s);
 }

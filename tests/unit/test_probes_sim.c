@@ -56,16 +56,10 @@ static struct hd_sim_model *model;
 /* Write MODEL plus extra as the drive under test. */
 static void use_model(const char *extra)
 {
-	char path[256], err[256], text[2048];
-	FILE *f;
+	char err[256], text[2048];
 
 	snprintf(text, sizeof(text), "%s%s", MODEL, extra);
-	snprintf(path, sizeof(path), "%s/test.drive", tu_dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-	snprintf(spec, sizeof(spec), "sim:%s", path);
+	snprintf(spec, sizeof(spec), "sim:%s", tu_writef("test.drive", "%s", text));
 	hd_sim_model_free(model);
 	ck_assert_msg(hd_sim_model_parse(text, strlen(text), "test.drive", &model, err, sizeof(err)) == 0, "%s", err);
 }
@@ -367,15 +361,11 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("probes");
-	TCase *tc = tcase_create("sim");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_plan_ignores_cache, 0, (int)(sizeof(plan_cases) / sizeof(plan_cases[0])));
-	tcase_add_test(tc, test_response_against_model);
-	tcase_add_test(tc, test_media_rate);
-	tcase_add_test(tc, test_bench_against_model);
-	tcase_add_test(tc, test_zone_steps);
-	suite_add_tcase(s, tc);
+	tcase_set_timeout(tu_case(s, "sim", setup, teardown,
+				  TU_TESTS(TU_LOOP(test_plan_ignores_cache, plan_cases),
+					   TU_TEST(test_response_against_model), TU_TEST(test_media_rate),
+					   TU_TEST(test_bench_against_model), TU_TEST(test_zone_steps))),
+			  120);
 	return tu_run_suite(s);
 }

@@ -22,23 +22,19 @@
 /* A 7200 rpm drive, 8 GB, no read cache (every read is a media read), queue depth qd. */
 static const char *write_drive(const char *name, unsigned qd)
 {
-	const char *p = tu_path(name);
-	FILE *f = fopen(p, "w");
-
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "format = 1\n"
-		   "name = queue test drive\n"
-		   "rpm = 7200\n"
-		   "sector_bytes = 512\n"
-		   "surfaces = 4\n"
-		   "zone = 0 9999 400 40 60\n"
-		   "seek_model = 1.0 0.08 1000 2.53 0.001\n"
-		   "read_overhead_ms = 0.2\n"
-		   "write_overhead_ms = 0.3\n"
-		   "interface_mb_s = 100\n"
-		   "queue_depth = %u\n", qd);
-	fclose(f);
-	return p;
+	return tu_writef(name,
+			 "format = 1\n"
+			 "name = queue test drive\n"
+			 "rpm = 7200\n"
+			 "sector_bytes = 512\n"
+			 "surfaces = 4\n"
+			 "zone = 0 9999 400 40 60\n"
+			 "seek_model = 1.0 0.08 1000 2.53 0.001\n"
+			 "read_overhead_ms = 0.2\n"
+			 "write_overhead_ms = 0.3\n"
+			 "interface_mb_s = 100\n"
+			 "queue_depth = %u\n",
+			 qd);
 }
 
 /* IOPS of the summary row for procs n. */
@@ -297,17 +293,10 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("queue");
-	TCase *sim = tcase_create("simulated"), *file = tcase_create("file");
 
-	tcase_add_checked_fixture(sim, tu_mkdir, tu_rmdir);
-	tcase_add_test(sim, test_sim_queue_depth_32_reorders);
-	tcase_add_test(sim, test_sim_queue_depth_1_fifo);
-	tcase_add_test(sim, test_sim_repeatable);
-	tcase_add_test(sim, test_usage_errors);
-	suite_add_tcase(s, sim);
-	tcase_add_checked_fixture(file, tu_mkdir, tu_rmdir);
-	tcase_add_test(file, test_file_clients_and_merge);
-	tcase_add_test(file, test_file_time_bound);
-	suite_add_tcase(s, file);
+	tu_case(s, "simulated", tu_mkdir, tu_rmdir,
+		TU_TESTS(TU_TEST(test_sim_queue_depth_32_reorders), TU_TEST(test_sim_queue_depth_1_fifo),
+			 TU_TEST(test_sim_repeatable), TU_TEST(test_usage_errors)));
+	tu_case(s, "file", tu_mkdir, tu_rmdir, TU_TESTS(TU_TEST(test_file_clients_and_merge), TU_TEST(test_file_time_bound)));
 	return tu_run_suite(s);
 }

@@ -622,25 +622,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("sim");
-	TCase *tc = tcase_create("engine");
-
-	tcase_add_test(tc, test_seek_costs);
-	tcase_add_test(tc, test_head_switch);
-	tcase_add_test(tc, test_reread_one_revolution);
-	tcase_add_test(tc, test_rotation_uniform);
-	tcase_add_test(tc, test_readahead);
-	tcase_add_test(tc, test_readahead_preempted);
-	tcase_add_test(tc, test_sequential_stream);
-	tcase_add_test(tc, test_no_cache_no_hit);
-	tcase_add_test(tc, test_write_cache);
-	tcase_add_test(tc, test_queue_depth);
-	tcase_add_test(tc, test_sync_with_queue);
-	tcase_add_test(tc, test_bad_sectors);
-	tcase_add_test(tc, test_data);
-	tcase_add_test(tc, test_determinism_and_jitter);
-	tcase_add_test(tc, test_write_retry);
-	tcase_add_test(tc, test_dev_backend);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("sim", "engine", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_seek_costs), TU_TEST(test_head_switch), TU_TEST(test_reread_one_revolution),
+				TU_TEST(test_rotation_uniform), TU_TEST(test_readahead), TU_TEST(test_readahead_preempted),
+				TU_TEST(test_sequential_stream), TU_TEST(test_no_cache_no_hit), TU_TEST(test_write_cache),
+				TU_TEST(test_queue_depth), TU_TEST(test_sync_with_queue), TU_TEST(test_bad_sectors),
+				TU_TEST(test_data), TU_TEST(test_determinism_and_jitter), TU_TEST(test_write_retry),
+				TU_TEST(test_dev_backend)));
 }

@@ -350,18 +350,9 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("sim_model");
-	TCase *tc = tcase_create("model");
-
-	tcase_add_test(tc, test_parse_values);
-	tcase_add_test(tc, test_layout_roundtrip);
-	tcase_add_test(tc, test_skew_angles);
-	tcase_add_test(tc, test_seek_curve);
-	tcase_add_test(tc, test_seek_model_form);
-	tcase_add_loop_test(tc, test_malformed, 0, sizeof(bad) / sizeof(bad[0]));
-	tcase_add_test(tc, test_load_errors);
-	tcase_add_loop_test(tc, test_preset_files, 0, sizeof(want_presets) / sizeof(want_presets[0]));
-	tcase_add_test(tc, test_embedded_presets);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("sim_model", "model", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_parse_values), TU_TEST(test_layout_roundtrip), TU_TEST(test_skew_angles),
+				TU_TEST(test_seek_curve), TU_TEST(test_seek_model_form), TU_LOOP(test_malformed, bad),
+				TU_TEST(test_load_errors), TU_LOOP(test_preset_files, want_presets),
+				TU_TEST(test_embedded_presets)));
 }

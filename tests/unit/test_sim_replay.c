@@ -101,13 +101,8 @@ START_TEST(test_nul_byte)
 	for (int i = 0; i < 2; i++) {
 		struct hd_trace *t = NULL;
 		char err[256];
-		FILE *f;
 
-		write_trace("");
-		f = fopen(path, "w");
-		ck_assert_ptr_nonnull(f);
-		ck_assert_uint_eq(fwrite(texts[i], 1, lens[i], f), lens[i]);
-		fclose(f);
+		tu_write(write_trace(""), texts[i], lens[i]);
 		ck_assert_int_eq(hd_trace_load(path, &t, err, sizeof(err)), -EINVAL);
 		ck_assert_ptr_null(t);
 		ck_assert_msg(strstr(err, ":2: NUL byte in a text file") != NULL, "got '%s'", err);
@@ -201,14 +196,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("sim_replay");
-	TCase *tc = tcase_create("replay");
-
-	tcase_add_test(tc, test_formats);
-	tcase_add_loop_test(tc, test_bad_traces, 0, sizeof(bad) / sizeof(bad[0]));
-	tcase_add_test(tc, test_nul_byte);
-	tcase_add_test(tc, test_run);
-	tcase_add_test(tc, test_rms);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("sim_replay", "replay", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_formats), TU_LOOP(test_bad_traces, bad), TU_TEST(test_nul_byte),
+				TU_TEST(test_run), TU_TEST(test_rms)));
 }

@@ -167,14 +167,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("size");
-	TCase *tc = tcase_create("parse");
-
-	tcase_add_loop_test(tc, test_size_table, 0, (int)(sizeof(size_cases) / sizeof(size_cases[0])));
-	tcase_add_test(tc, test_u64);
-	tcase_add_test(tc, test_double);
-	tcase_add_test(tc, test_fmt_size);
-	tcase_add_loop_test(tc, test_duration_table, 0, (int)(sizeof(dur_cases) / sizeof(dur_cases[0])));
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("size", "parse", NULL, NULL,
+		       TU_TESTS(TU_LOOP(test_size_table, size_cases), TU_TEST(test_u64), TU_TEST(test_double),
+				TU_TEST(test_fmt_size), TU_LOOP(test_duration_table, dur_cases)));
 }

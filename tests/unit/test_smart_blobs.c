@@ -116,15 +116,11 @@ int main(void)
 {
 	const char *shared = getenv("HDDSCOPE_SHARED") ? getenv("HDDSCOPE_SHARED") : HDDSCOPE_SHARED_DIR;
 	char probe[600];
-	Suite *s = suite_create("smart-blobs");
-	TCase *tc = tcase_create("blobs");
 
 	snprintf(probe, sizeof(probe), "%s/smart-blobs/README.md", shared);
 	if (access(probe, R_OK) != 0) {
 		fprintf(stderr, "skipped: no %s\n", probe);
 		return 77;
 	}
-	tcase_add_test(tc, test_real_blobs);
-	suite_add_tcase(s, tc);
-	return tu_run_suite(s);
+	return tu_main("smart-blobs", "blobs", NULL, NULL, TU_TESTS(TU_TEST(test_real_blobs)));
 }

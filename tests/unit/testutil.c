@@ -47,6 +47,20 @@ void tu_write(const char *path, const char *text, size_t len)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+const char *tu_writef(const char *name, const char *fmt, ...)
+{
+	const char *p = tu_path(name);
+	FILE *f = fopen(p, "w");
+	va_list ap;
+
+	ck_assert_msg(f != NULL, "cannot create %s", p);
+	va_start(ap, fmt);
+	ck_assert_int_ge(vfprintf(f, fmt, ap), 0);
+	va_end(ap);
+	ck_assert_int_eq(fclose(f), 0);
+	return p;
+}
+
 int tu_run(int (*cmd)(int, char **), const char *const *args)
 {
 	char *argv[64];
@@ -131,6 +145,31 @@ int tu_run_suite(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+TCase *tu_case(Suite *s, const char *name, void (*setup)(void), void (*teardown)(void), const struct tu_test *tests)
+{
+	TCase *tc = tcase_create(name);
+
+	if (setup)
+		tcase_add_checked_fixture(tc, setup, teardown);
+	for (; tests->test; tests++) {
+		if (tests->rows >= 0)
+			tcase_add_loop_test(tc, tests->test, 0, tests->rows);
+		else
+			tcase_add_test(tc, tests->test);
+	}
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+int tu_main(const char *name, const char *tcase, void (*setup)(void), void (*teardown)(void),
+	    const struct tu_test *tests)
+{
+	Suite *s = suite_create(name);
+
+	tu_case(s, tcase, setup, teardown, tests);
+	return tu_run_suite(s);
 }
 
 double tu_median(double *v, size_t n)
