@@ -63,6 +63,16 @@ int hd_out_tmp_open_ext(const char *path, char **tmp);
  */
 int hd_out_commit(const char *tmp, const char *path, int nonempty);
 
+/* Write all n bytes of buf to fd (retrying short writes and EINTR): 0 or -errno. */
+int hd_write_full(int fd, const void *buf, size_t n);
+
+/*
+ * The end of every output: after a write error rc (0 when none), fsync and
+ * close fd, then put tmp in place of path (hd_out_commit), or remove it.
+ * Frees tmp.  *errcall names the failing call.
+ */
+int hd_out_finish(int fd, int rc, char *tmp, const char *path, const char **errcall);
+
 /* hd_out_tmp_open as a stdio stream: 0 and *f, *tmp, or -errno. */
 int hd_out_fopen(const char *path, FILE **f, char **tmp);
 

@@ -69,6 +69,11 @@ struct hd_cmdspec {
 	int (*check)(void *o);
 };
 
+/* The last rows of a command's own table: -h, --help, and the end. */
+#define HD_OPT_HELP_END                                                               \
+	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" }, \
+	{ .kind = HD_OPT_END }
+
 /* hd_opt_parse's answer when the command is to go on. */
 #define HD_OPT_GO (-1)
 

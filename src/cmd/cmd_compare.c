@@ -45,8 +45,7 @@ static const struct hd_option compare_options[] = {
 	{ .name = "svg", .kind = HD_OPT_FLAG, .off = O(svg), .help = "SVG charts instead of PNG" },
 	{ .name = "no-charts", .kind = HD_OPT_FLAG, .off = O(no_charts), .help = "findings only" },
 	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = O(quiet), .help = "do not print the findings" },
-	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
-	{ .kind = HD_OPT_END },
+	HD_OPT_HELP_END,
 };
 
 static const struct hd_cmdspec compare_spec = {

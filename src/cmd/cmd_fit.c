@@ -31,8 +31,7 @@ static const struct hd_option fit_options[] = {
 	  .help = "print the fit section as JSON instead of the summary" },
 	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = offsetof(struct fit_opts, quiet),
 	  .help = "print nothing but errors" },
-	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
-	{ .kind = HD_OPT_END },
+	HD_OPT_HELP_END,
 };
 
 static const struct hd_cmdspec fit_spec = {

@@ -27,8 +27,7 @@ static const struct hd_option info_options[] = {
 	{ .name = "smart-blob", .kind = HD_OPT_STRING, .arg = "FILE", .off = offsetof(struct info_opts, blob),
 	  .help = "identity and SMART from saved data (skdump --save or\n"
 		  "hddscope smart-save) instead of asking the drive" },
-	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
-	{ .kind = HD_OPT_END },
+	HD_OPT_HELP_END,
 };
 
 static const struct hd_cmdspec info_spec = {

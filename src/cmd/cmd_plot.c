@@ -33,8 +33,7 @@ static const struct hd_option plot_options[] = {
 	{ .name = "output", .letter = 'o', .kind = HD_OPT_STRING, .arg = "DIR", .off = offsetof(struct plot_opts, outdir),
 	  .shown = "beside each data file", .help = "where the charts go" },
 	{ .name = "svg", .kind = HD_OPT_FLAG, .off = offsetof(struct plot_opts, svg), .help = "SVG instead of PNG" },
-	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
-	{ .kind = HD_OPT_END },
+	HD_OPT_HELP_END,
 };
 
 static const struct hd_cmdspec plot_spec = {

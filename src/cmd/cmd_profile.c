@@ -235,8 +235,7 @@ static const struct hd_option profile_options[] = {
 	{ .name = "seed", .kind = HD_OPT_COUNT, .arg = "N", .off = O(c.seed), .def = HD_DEFAULT_SEED,
 	  .help = "random seed for every probe" },
 	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = O(c.quiet), .help = "no progress lines" },
-	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
-	{ .kind = HD_OPT_END },
+	HD_OPT_HELP_END,
 };
 
 static int profile_check(void *vo)

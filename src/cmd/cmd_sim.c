@@ -292,8 +292,7 @@ static const struct hd_option replay_options[] = {
 	  .help = "write one row per request to a data file (test: replay)" },
 	{ .name = "seed", .kind = HD_OPT_COUNT, .arg = "N", .off = offsetof(struct replay_opts, seed), .def = "1",
 	  .help = "seed of seek jitter and write retries" },
-	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
-	{ .kind = HD_OPT_END },
+	HD_OPT_HELP_END,
 };
 
 static const struct hd_cmdspec replay_spec = {

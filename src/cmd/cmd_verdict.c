@@ -251,8 +251,7 @@ static const struct hd_option verdict_options[] = {
 	  .help = "rule overrides from a file: NAME = VALUE lines, '#' comments" },
 	{ .name = "smart-blob", .kind = HD_OPT_STRING, .arg = "FILE", .off = offsetof(struct verdict_opts, blob),
 	  .help = "SMART health from saved data instead of summary.json's" },
-	{ .name = "help", .letter = 'h', .kind = HD_OPT_HELP, .help = "this help" },
-	{ .kind = HD_OPT_END },
+	HD_OPT_HELP_END,
 };
 
 static const struct hd_cmdspec verdict_spec = {

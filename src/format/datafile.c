@@ -108,21 +108,6 @@ void hd_dfw_abort(struct hd_df_writer *w)
 	free(w);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 int hd_dfw_finish(struct hd_df_writer *w, int complete, const char **errcall)
 {
 	char *head = NULL;
@@ -140,25 +125,13 @@ int hd_dfw_finish(struct hd_df_writer *w, int complete, const char **errcall)
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = write_all(w->fd, head, (size_t)n);
+	rc = hd_write_full(w->fd, head, (size_t)n);
 	if (!rc)
-		rc = write_all(w->fd, w->rowbuf, w->rowlen);
-	if (!rc && fsync(w->fd) < 0) {
-		*errcall = "fsync";
-		rc = -errno;
-	}
-	if (close(w->fd) < 0 && !rc) {
-		*errcall = "close";
-		rc = -errno;
-	}
+		rc = hd_write_full(w->fd, w->rowbuf, w->rowlen);
+	/* Renamed, or removed: the temporary is the commit's to free either way. */
+	rc = hd_out_finish(w->fd, rc, w->tmp, w->path, errcall);
 	w->fd = -1;
-	if (!rc) {
-		*errcall = "rename";
-		rc = hd_out_commit(w->tmp, w->path, 0);
-		/* Renamed, or removed by the commit: nothing left to clean up. */
-		free(w->tmp);
-		w->tmp = NULL;
-	}
+	w->tmp = NULL;
 out:
 	free(head);
 	hd_dfw_abort(w);

@@ -170,8 +170,10 @@ int hd_out_commit(const char *tmp, const char *path, int nonempty)
 	return rc;
 }
 
-static int write_fd(int fd, const char *p, size_t n)
+int hd_write_full(int fd, const void *buf, size_t n)
 {
+	const char *p = buf;
+
 	while (n) {
 		ssize_t k = write(fd, p, n);
 
@@ -186,11 +188,7 @@ static int write_fd(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/*
- * The end of every output: after a write error rc (0 when none), fsync and
- * close fd, then put tmp in place, or remove it.  Frees tmp.
- */
-static int finish_out(int fd, int rc, char *tmp, const char *path, const char **errcall)
+int hd_out_finish(int fd, int rc, char *tmp, const char *path, const char **errcall)
 {
 	if (!rc && fsync(fd) < 0) {
 		*errcall = "fsync";
@@ -220,7 +218,7 @@ int hd_out_write_all(const char *path, const void *buf, size_t len, const char *
 	if (fd < 0)
 		return fd;
 	*errcall = "write";
-	return finish_out(fd, write_fd(fd, buf, len), tmp, path, errcall);
+	return hd_out_finish(fd, hd_write_full(fd, buf, len), tmp, path, errcall);
 }
 
 int hd_out_fopen(const char *path, FILE **f, char **tmp)
@@ -259,7 +257,7 @@ int hd_out_fclose(FILE *f, char *tmp, const char *path, const char **errcall)
 		free(tmp);
 		return rc ? rc : -errno;
 	}
-	return finish_out(fd, rc, tmp, path, errcall);
+	return hd_out_finish(fd, rc, tmp, path, errcall);
 }
 
 void hd_out_fdrop(FILE *f, char *tmp)
