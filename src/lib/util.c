@@ -56,18 +56,22 @@ static int parse_decimal(const char **sp, uint64_t *ip, uint64_t *frac, uint64_t
 	return 0;
 }
 
+/* An unsigned decimal with an optional '+': no sign of minus, nothing empty. */
+static int parse_unsigned(const char **sp, uint64_t *ip, uint64_t *frac, uint64_t *fscale)
+{
+	if (*sp == NULL || **sp == '\0' || **sp == '-')
+		return -EINVAL;
+	if (**sp == '+')
+		(*sp)++;
+	return parse_decimal(sp, ip, frac, fscale);
+}
+
 int hd_parse_size(const char *s, uint64_t *out)
 {
 	uint64_t ip, frac, fscale, mult = 1;
 	int rc;
 
-	if (s == NULL || *s == '\0')
-		return -EINVAL;
-	if (*s == '-')
-		return -EINVAL;
-	if (*s == '+')
-		s++;
-	rc = parse_decimal(&s, &ip, &frac, &fscale);
+	rc = parse_unsigned(&s, &ip, &frac, &fscale);
 	if (rc)
 		return rc;
 	switch (tolower((unsigned char)*s)) {
@@ -105,11 +109,7 @@ int hd_parse_u64(const char *s, uint64_t *out)
 	uint64_t ip, frac, fscale;
 	int rc;
 
-	if (s == NULL || *s == '\0' || *s == '-')
-		return -EINVAL;
-	if (*s == '+')
-		s++;
-	rc = parse_decimal(&s, &ip, &frac, &fscale);
+	rc = parse_unsigned(&s, &ip, &frac, &fscale);
 	if (rc)
 		return rc;
 	if (*s != '\0')

@@ -130,10 +130,25 @@ enum hd_class hd_run_classify(const struct hd_run *r, int rc, int64_t lat_ns)
 
 #define CAL_N 24
 
+/* One timed calibration read at off: its latency joins lat[] when it succeeded. */
+static int cal_read(struct hd_run *r, void *buf, size_t len, uint64_t off, int64_t *lat, int *n)
+{
+	int64_t ns;
+	int rc = hd_dev_timed(r->dev, HD_OP_READ, buf, len, off, &ns);
+
+	if (rc == -EINTR || hd_interrupted)
+		return -EINTR;
+	if (hd_run_account(r, rc, HD_OP_READ, off))
+		return -EIO;
+	if (rc == 0)
+		lat[(*n)++] = ns;
+	return 0;
+}
+
 int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 {
 	struct hd_dev *d = r->dev;
-	int64_t hit[CAL_N], media[CAL_N], lat;
+	int64_t hit[CAL_N], media[CAL_N];
 	uint64_t nblk = (d->size - len) / d->io_align;
 	int nh = 0, nm = 0, rc;
 
@@ -147,13 +162,9 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 		uint64_t half = nblk / 2, blk = hd_rng_below(&r->aux, half ? half : 1);
 		uint64_t off = ((i & 1) ? blk + half : blk) * d->io_align;
 
-		rc = hd_dev_timed(d, HD_OP_READ, buf, len, off, &lat);
-		if (rc == -EINTR || hd_interrupted)
-			return -EINTR;
-		if (hd_run_account(r, rc, HD_OP_READ, off))
-			return -EIO;
-		if (rc == 0)
-			media[nm++] = lat;
+		rc = cal_read(r, buf, len, off, media, &nm);
+		if (rc)
+			return rc;
 	}
 	/* Guaranteed hits: the same block read again right away. */
 	for (int i = 0; i < CAL_N / 4 && nh < CAL_N; i++) {
@@ -165,13 +176,9 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 		if (rc)
 			continue;
 		for (int k = 0; k < 4; k++) {
-			rc = hd_dev_timed(d, HD_OP_READ, buf, len, off, &lat);
-			if (rc == -EINTR || hd_interrupted)
-				return -EINTR;
-			if (hd_run_account(r, rc, HD_OP_READ, off))
-				return -EIO;
-			if (rc == 0)
-				hit[nh++] = lat;
+			rc = cal_read(r, buf, len, off, hit, &nh);
+			if (rc)
+				return rc;
 		}
 	}
 	/* Too few good reads to tell hits from media: label everything media. */
