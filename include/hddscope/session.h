@@ -78,6 +78,18 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off, int64_t lat_ns,
 		      enum hd_class *cls);
 
+/*
+ * One positioned sample, the pattern of seek and response: position with
+ * aim (a media read at a reference), then time op at reference + dist
+ * (from wbuf for a write, into buf for a read), account it and write its
+ * row "distance, reference or target offset, latency, op, class".  A row
+ * is always one access: the timed one, or the access that failed on the
+ * way to it, whose offset then gives the distance.  Returns 0, or -EINTR
+ * when the run was interrupted before a row was written.
+ */
+int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op op, int64_t dist, void *buf,
+		     void *wbuf, size_t len, int row_has_ref);
+
 /* True when the sampling loop must end (interrupted or too many failures). */
 int hd_session_stop(const struct hd_session *s);
 

@@ -113,7 +113,7 @@ static int response_run(void *vo)
 	struct resp_task *tasks = NULL;
 	uint64_t *grid = NULL, ntasks, i = 0, al;
 	void *buf = NULL, *wbuf = NULL;
-	int rc, ex, nops;
+	int ex, nops;
 
 	ex = hd_session_begin(&s, "response", &o.c, o.c.write_ok, "response.tsv");
 	if (ex)
@@ -167,27 +167,10 @@ static int response_run(void *vo)
 		const struct resp_task *t = &tasks[i];
 		struct resp_aim a = { grid[t->point], o.block, d->size, t->sign, (enum hd_op)t->op, wbuf };
 		struct hd_aim aim = { resp_pick, resp_before, &a, 0 };
-		enum hd_op row_op = a.op;
-		enum hd_class cls;
-		uint64_t start = 0, target = 0;
-		int64_t lat = 0, dist = t->sign * (int64_t)a.dist;
 
-		rc = hd_position(&s.run, &aim, buf, o.block, &start, &target, &row_op, &lat);
-		if (hd_interrupted)
+		/* The row gives the start (the reference): response charts run from it. */
+		if (hd_session_aimed(&s, &aim, a.op, t->sign * (int64_t)a.dist, buf, wbuf, o.block, 1))
 			break;
-		/* A failed row's start plus distance is the offset of the access that failed. */
-		if (rc)
-			dist = (int64_t)target - (int64_t)start;
-		if (rc == 0) {
-			target = (uint64_t)((int64_t)start + dist);
-			rc = hd_dev_timed(d, a.op, a.op == HD_OP_WRITE ? wbuf : buf, o.block, target, &lat);
-			if (rc == -EINTR && hd_interrupted)
-				break;
-		}
-		hd_session_sample(&s, rc, row_op, target, lat, &cls);
-		fprintf(s.rows, "%" PRId64 "\t%" PRIu64 "\t", dist, start);
-		hd_put_ms(s.rows, lat);
-		fprintf(s.rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
 		hd_run_progress(&s.run, i + 1, ntasks);
 	}
 	ex = hd_session_end(&s, "distance_bytes start_bytes latency_ms op class", i == ntasks);

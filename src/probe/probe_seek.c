@@ -153,7 +153,7 @@ static int seek_run(void *vo)
 	struct hd_dev *d;
 	void *buf = NULL, *wbuf = NULL;
 	char outname[64];
-	int rc, ex;
+	int ex;
 	uint64_t i;
 
 	if (o.op == HD_OP_WRITE && !o.c.write_ok) {
@@ -195,10 +195,7 @@ static int seek_run(void *vo)
 	hd_session_calibrate(&s, buf, p.block);
 
 	for (i = 0; i < o.samples && !hd_session_stop(&s); i++) {
-		int64_t dist = hd_dist_next(&s.run.rng, &p.dist), lat = 0;
-		uint64_t r = 0, target = 0;
-		enum hd_class cls;
-		enum hd_op row_op = o.op;
+		int64_t dist = hd_dist_next(&s.run.rng, &p.dist);
 		struct seek_aim sa = { &p, dist, o.op, wbuf };
 		/*
 		 * A redone reference keeps its place, so the plan's distance and
@@ -208,27 +205,8 @@ static int seek_run(void *vo)
 		 */
 		struct hd_aim aim = { seek_pick_ref, seek_before, &sa, p.dist.log ? p.dist.min : 64 << 10 };
 
-		/*
-		 * Every row is one access: the timed one, or the access that failed
-		 * on the way to it (then the row names that access's offset).
-		 */
-		rc = hd_position(&s.run, &aim, buf, p.block, &r, &target, &row_op, &lat);
-		if (rc) {
-			dist = (int64_t)target - (int64_t)r;
-		} else {
-			target = (uint64_t)((int64_t)r + dist);
-		}
-		if (hd_interrupted)
+		if (hd_session_aimed(&s, &aim, o.op, dist, buf, wbuf, p.block, 0))
 			break;
-		if (rc == 0) {
-			rc = hd_dev_timed(d, o.op, o.op == HD_OP_WRITE ? wbuf : buf, p.block, target, &lat);
-			if (rc == -EINTR && hd_interrupted)
-				break;
-		}
-		hd_session_sample(&s, rc, row_op, target, lat, &cls);
-		fprintf(s.rows, "%" PRId64 "\t%" PRIu64 "\t", dist, target);
-		hd_put_ms(s.rows, lat);
-		fprintf(s.rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
 		hd_run_progress(&s.run, i + 1, o.samples);
 	}
 	ex = hd_session_end(&s, "distance_bytes offset_bytes latency_ms op class", i == o.samples);

@@ -225,6 +225,32 @@ int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off,
 	return fatal;
 }
 
+int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op op, int64_t dist, void *buf,
+		     void *wbuf, size_t len, int row_has_ref)
+{
+	uint64_t ref = 0, target = 0;
+	int64_t lat = 0;
+	enum hd_op row_op = op;
+	enum hd_class cls;
+	int rc = hd_position(&s->run, aim, buf, len, &ref, &target, &row_op, &lat);
+
+	if (hd_interrupted)
+		return -EINTR;
+	if (rc) {
+		dist = (int64_t)target - (int64_t)ref;
+	} else {
+		target = (uint64_t)((int64_t)ref + dist);
+		rc = hd_dev_timed(s->dev, op, op == HD_OP_WRITE ? wbuf : buf, len, target, &lat);
+		if (rc == -EINTR && hd_interrupted)
+			return -EINTR;
+	}
+	hd_session_sample(s, rc, row_op, target, lat, &cls);
+	fprintf(s->rows, "%" PRId64 "\t%" PRIu64 "\t", dist, row_has_ref ? ref : target);
+	hd_put_ms(s->rows, lat);
+	fprintf(s->rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
+	return 0;
+}
+
 int hd_session_stop(const struct hd_session *s)
 {
 	return s->fatal || hd_interrupted;
