@@ -37,6 +37,16 @@ static const char *dir_of(const char *path, char *buf, size_t len)
 	return dirname(buf);
 }
 
+/* Is st (of dir) a directory hddscope may create files in?  notdir: the code when it is no directory. */
+static int writable_dir(const char *dir, const struct stat *st, int notdir)
+{
+	if (!S_ISDIR(st->st_mode))
+		return notdir;
+	if (access(dir, W_OK | X_OK) < 0)
+		return -errno;
+	return 0;
+}
+
 /* An absent output needs a writable directory to be created in. */
 static int parent_writable(const char *path)
 {
@@ -46,11 +56,7 @@ static int parent_writable(const char *path)
 
 	if (stat(dir, &st) < 0)
 		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	if (access(dir, W_OK | X_OK) < 0)
-		return -errno;
-	return 0;
+	return writable_dir(dir, &st, -ENOTDIR);
 }
 
 int hd_out_check_file(const char *path)
@@ -84,11 +90,7 @@ int hd_out_check_dir(const char *path)
 			return -HD_ESYMLINK;
 		return parent_writable(path);
 	}
-	if (!S_ISDIR(st.st_mode))
-		return -HD_ENOTDIRX;
-	if (access(path, W_OK | X_OK) < 0)
-		return -errno;
-	return 0;
+	return writable_dir(path, &st, -HD_ENOTDIRX);
 }
 
 int hd_out_make_dir(const char *path)

@@ -6,24 +6,28 @@
 
 volatile sig_atomic_t hd_interrupted;
 
+/* "hddscope: " + prefix + the message + "\n", on stderr. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "hddscope: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void hd_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hddscope: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void hd_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hddscope: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
