@@ -58,6 +58,7 @@ struct hd_option {
 /* Everything a command's --help and parse need. */
 struct hd_cmdspec {
 	const char *name;		/* the command, for "Try 'hddscope NAME --help'." */
+	const char *synopsis;		/* "Usage: hddscope NAME SYNOPSIS" and a blank line first (NULL: none) */
 	const char *intro;		/* the usage text before the options */
 	const struct hd_option *opts;	/* the command's own rows */
 	const char *outro;		/* after its own rows (NULL: none) */
@@ -68,6 +69,12 @@ struct hd_cmdspec {
 	/* Checks the options together after parsing: 0, or -1 after printing why. */
 	int (*check)(void *o);
 };
+
+/*
+ * The head of a probe's spec: its name, its synopsis, and the options
+ * every probe shares (session.h) after its own.
+ */
+#define HD_PROBE_SPEC(NAME, SYNOPSIS) .name = NAME, .synopsis = SYNOPSIS, .more = hd_common_options
 
 /* The last rows of a command's own table: -h, --help, and the end. */
 #define HD_OPT_HELP_END                                                               \

@@ -274,6 +274,8 @@ static void usage_rows(const struct hd_option *r, int writes, FILE *f)
 
 void hd_opt_usage(const struct hd_cmdspec *spec, FILE *f)
 {
+	if (spec->synopsis)
+		fprintf(f, "Usage: hddscope %s %s\n\n", spec->name, spec->synopsis);
 	fputs(spec->intro, f);
 	usage_rows(spec->opts, spec->writes, f);
 	if (spec->outro)

@@ -50,10 +50,8 @@ static int bench_check(void *vo)
 }
 
 static const struct hd_cmdspec bench_spec = {
-	.name = "bench",
-	.intro = "Usage: hddscope bench [OPTIONS] [DEVICE]\n"
-		 "\n"
-		 "The classic summary figures: sequential read (2 MiB O_DIRECT reads from the\n"
+	HD_PROBE_SPEC("bench", "[OPTIONS] [DEVICE]"),
+	.intro = "The classic summary figures: sequential read (2 MiB O_DIRECT reads from the\n"
 		 "start of the device, as hdparm -t), sequential write (with --write), and\n"
 		 "random reads and writes (with --write) of --block within the first --span\n"
 		 "bytes (as iozone -i 2 -r 4k -s 100m).  Each runs for --time.  Writes are\n"
@@ -65,7 +63,6 @@ static const struct hd_cmdspec bench_spec = {
 		 "MB/s (10^6 bytes/s) and IOPS (- for a test not asked for, \"not run\" for one\n"
 		 "an interruption kept from starting).  The data file also holds each test's\n"
 		 "median latency.  Output: bench.tsv unless -o is given.\n",
-	.more = hd_common_options,
 	.writes = 1,
 	.check = bench_check,
 };

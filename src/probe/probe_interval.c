@@ -188,10 +188,8 @@ static const struct hd_option interval_options[] = {
 };
 
 static const struct hd_cmdspec interval_spec = {
-	.name = "interval",
-	.intro = "Usage: hddscope interval --write [OPTIONS] [DEVICE]\n"
-		 "\n"
-		 "Write-interval delay: write a block at X, stay idle for t, write the next\n"
+	HD_PROBE_SPEC("interval", "--write [OPTIONS] [DEVICE]"),
+	.intro = "Write-interval delay: write a block at X, stay idle for t, write the next\n"
 		 "block X' and time that second write, for t over --intervals in random order.\n"
 		 "With the drive's write cache off, latency against t is a sawtooth whose\n"
 		 "period is one revolution; with it on, it shows when the cache takes the\n"
@@ -202,7 +200,6 @@ static const struct hd_cmdspec interval_spec = {
 	.opts = interval_options,
 	.outro = "\n"
 		 "Output: interval.tsv unless -o is given.\n",
-	.more = hd_common_options,
 	.writes = 1,
 	.check = iv_check,
 };

@@ -33,10 +33,8 @@ static const struct hd_option media_options[] = {
 };
 
 static const struct hd_cmdspec media_spec = {
-	.name = "media",
-	.intro = "Usage: hddscope media [OPTIONS] [DEVICE]\n"
-		 "\n"
-		 "Media read time by transfer size: sizes from one access unit up to\n"
+	HD_PROBE_SPEC("media", "[OPTIONS] [DEVICE]"),
+	.intro = "Media read time by transfer size: sizes from one access unit up to\n"
 		 "--max-size in powers of two, each read --reps times at random positions\n"
 		 "within +-range of a central reference, each after a positioning read at the\n"
 		 "reference.  Reads only.\n"
@@ -44,7 +42,6 @@ static const struct hd_cmdspec media_spec = {
 	.opts = media_options,
 	.outro = "\n"
 		 "Output: media.tsv unless -o is given.\n",
-	.more = hd_common_options,
 };
 
 struct media_aim {

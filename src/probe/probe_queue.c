@@ -168,10 +168,8 @@ static int queue_check(void *vo)
 }
 
 static const struct hd_cmdspec queue_spec = {
-	.name = "queue",
-	.intro = "Usage: hddscope queue [OPTIONS] [DEVICE]\n"
-		 "\n"
-		 "Random reads from N concurrent clients, for each N in --procs: how IOPS and\n"
+	HD_PROBE_SPEC("queue", "[OPTIONS] [DEVICE]"),
+	.intro = "Random reads from N concurrent clients, for each N in --procs: how IOPS and\n"
 		 "latency grow with the depth of the drive's command queue.  On a block device\n"
 		 "or a file every client is a forked process with its own O_DIRECT descriptor;\n"
 		 "on a simulated drive the clients are simulated against its queue.\n"
@@ -181,7 +179,6 @@ static const struct hd_cmdspec queue_spec = {
 	.outro = "\n"
 		 "Output: queue.tsv (one row per N) and queue-requests.tsv (one row per read);\n"
 		 "with -o FILE.tsv the second is FILE-requests.tsv.\n",
-	.more = hd_common_options,
 	.check = queue_check,
 };
 

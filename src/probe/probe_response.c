@@ -31,10 +31,8 @@ static const struct hd_option response_options[] = {
 };
 
 static const struct hd_cmdspec response_spec = {
-	.name = "response",
-	.intro = "Usage: hddscope response [OPTIONS] [DEVICE]\n"
-		 "\n"
-		 "Response time against seek distance over the whole stroke: a grid of\n"
+	HD_PROBE_SPEC("response", "[OPTIONS] [DEVICE]"),
+	.intro = "Response time against seek distance over the whole stroke: a grid of\n"
 		 "log-spaced distances from one access unit to the full device, each timed\n"
 		 "--reps times from random starting points, in both directions.  Each sample\n"
 		 "is a media read at the start, then one timed access at start +- distance.\n"
@@ -43,7 +41,6 @@ static const struct hd_cmdspec response_spec = {
 	.opts = response_options,
 	.outro = "\n"
 		 "Output: response.tsv unless -o is given.\n",
-	.more = hd_common_options,
 	.writes = 1,
 };
 

@@ -45,10 +45,8 @@ static const struct hd_option seek_options[] = {
 };
 
 static const struct hd_cmdspec seek_spec = {
-	.name = "seek",
-	.intro = "Usage: hddscope seek [OPTIONS] [DEVICE]\n"
-		 "\n"
-		 "Time accesses at signed distances from a reference point: the seek curve.\n"
+	HD_PROBE_SPEC("seek", "[OPTIONS] [DEVICE]"),
+	.intro = "Time accesses at signed distances from a reference point: the seek curve.\n"
 		 "Each sample is a media read at a jittered reference R, then one timed access\n"
 		 "at R + d.  DEVICE is a block device, a regular file, or sim:NAME\n"
 		 "(default: " HD_DEFAULT_TARGET ", a simulated drive built from measured data).\n"
@@ -57,7 +55,6 @@ static const struct hd_cmdspec seek_spec = {
 	.opts = seek_options,
 	.outro = "\n"
 		 "Output: seek-<op>.tsv unless -o is given.\n",
-	.more = hd_common_options,
 	.writes = 1,
 };
 

@@ -28,17 +28,14 @@ static const struct hd_option zone_options[] = {
 };
 
 static const struct hd_cmdspec zone_spec = {
-	.name = "zone",
-	.intro = "Usage: hddscope zone [OPTIONS] [DEVICE]\n"
-		 "\n"
-		 "Sequential read throughput against position: at --points positions spread\n"
+	HD_PROBE_SPEC("zone", "[OPTIONS] [DEVICE]"),
+	.intro = "Sequential read throughput against position: at --points positions spread\n"
 		 "over the whole device, one chunk is read to position the head, then --size\n"
 		 "bytes are read back to back in --chunk reads and timed.  Reads only.\n"
 		 "\n",
 	.opts = zone_options,
 	.outro = "\n"
 		 "Output: zone.tsv unless -o is given.  MB/s are 10^6 bytes per second.\n",
-	.more = hd_common_options,
 };
 
 static int zone_run(void *vo)
