@@ -628,19 +628,29 @@ void hd_sim_model_free(struct hd_sim_model *m)
 
 /* ---- geometry ---- */
 
-const struct hd_sim_zone *hd_sim_zone_of_lba(const struct hd_sim_model *m, uint64_t lba)
+/*
+ * The last zone whose first LBA (by_cyl: first cylinder) is at most key:
+ * zones lie in the order of both.
+ */
+static const struct hd_sim_zone *zone_search(const struct hd_sim_model *m, uint64_t key, int by_cyl)
 {
 	size_t lo = 0, hi = m->nzones;
 
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
+		uint64_t first = by_cyl ? m->zones[mid].first_cyl : m->zones[mid].first_lba;
 
-		if (m->zones[mid].first_lba <= lba)
+		if (first <= key)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return &m->zones[lo];
+}
+
+const struct hd_sim_zone *hd_sim_zone_of_lba(const struct hd_sim_model *m, uint64_t lba)
+{
+	return zone_search(m, lba, 0);
 }
 
 int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_chs *chs)
@@ -662,17 +672,7 @@ int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_
 
 static const struct hd_sim_zone *zone_of_cyl(const struct hd_sim_model *m, uint32_t cyl)
 {
-	size_t lo = 0, hi = m->nzones;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->zones[mid].first_cyl <= cyl)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &m->zones[lo];
+	return zone_search(m, cyl, 1);
 }
 
 int hd_sim_chs_to_lba(const struct hd_sim_model *m, const struct hd_sim_chs *chs, uint64_t *lba)
