@@ -10,8 +10,31 @@ command -v python3 >/dev/null || fail "python3 missing"
 
 scratch_image $((32 << 20))
 
+# sampling PID CMD...: until the run PID is among its samples, however busy the
+# machine: on a simulated drive, once it has had 0.2 s of CPU (thousands of
+# samples on the virtual clock); on a file, once it (for queue, its first
+# client) has made 300 reads and writes (wait_io).
+sampling() {
+	local pid=$1 i t
+	shift
+	case "$*" in
+	*sim:*)
+		for i in $(seq 6000); do
+			t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
+			[ "${t:-0}" -ge $(($(getconf CLK_TCK) / 5)) ] && return 0
+			kill -0 "$pid" 2>/dev/null || return 0
+			sleep 0.05
+		done
+		fail "process $pid had no 0.2 s of CPU in 300 s" ;;
+	*" queue "*)
+		wait_for_children "$pid" 1
+		wait_io "$(pgrep -P "$pid" | head -n 1)" 300 ;;
+	*) wait_io "$pid" 300 ;;
+	esac
+}
+
 # interrupt SIG OUT CMD...: start CMD (which writes OUT) in the background,
-# send SIG once OUT's temporary exists and a little later, and check the
+# send SIG once OUT's temporary exists and the run is sampling, and check the
 # ending; $rc holds the exit code.
 interrupt() {
 	local sig=$1 out=$2 num
@@ -19,7 +42,7 @@ interrupt() {
 	num=$(kill -l "$sig")
 	background "$@" >"$T/out" 2>"$T/err"
 	started $pid "$out.tmp.*" || { cat "$T/err" >&2; fail "$sig: '$*' did not start"; }
-	sleep 0.3
+	sampling $pid "$@"
 	kill -"$sig" $pid
 	# The run stops after one access, but the machine may be busy.
 	ended $pid $((128 + num)) "$sig: '$*'"
