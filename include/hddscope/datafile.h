@@ -75,4 +75,7 @@ const struct hd_df_col *hd_df_col(const struct hd_df *df, const char *name);
 /* The string in row i of a text column. */
 const char *hd_df_str(const struct hd_df_col *c, size_t i);
 
+/* A latency in a row: milliseconds with nanosecond digits, "-" first when negative. */
+void hd_put_ms(FILE *f, int64_t ns);
+
 #endif

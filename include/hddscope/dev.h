@@ -70,8 +70,8 @@ struct hd_dev {
 	char *path;		/* as given by the user, e.g. "/dev/sdb" or "sim:atlas3" */
 	enum hd_dev_kind kind;
 	uint64_t size;		/* bytes */
-	uint32_t logical_sector;
-	uint32_t physical_sector;
+	uint32_t logical_sector_bytes;
+	uint32_t physical_sector_bytes;
 	uint32_t io_align;	/* offsets and lengths of every access are multiples of this */
 	int rotational;		/* 1, 0, or -1 when unknown */
 	int writable;

@@ -32,7 +32,7 @@ struct hd_identity {
 	int rpm_nominal;		/* 0 unknown, 1 non-rotating (SSD), else rpm */
 	int write_cache_supported, write_cache;		/* -1 unknown, 0, 1 */
 	int read_lookahead_supported, read_lookahead;	/* -1 unknown, 0, 1 */
-	uint32_t logical_sector, physical_sector;	/* from IDENTIFY, 0 when unknown */
+	uint32_t logical_sector_bytes, physical_sector_bytes;	/* from IDENTIFY, 0 when unknown */
 	int ncq_depth;			/* 0: no NCQ or unknown */
 
 	/* sysfs (block devices) */

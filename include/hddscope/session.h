@@ -107,11 +107,6 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end);
 /* Abort before any sample: drop the data file, restore the write cache, close the device. */
 void hd_session_abort(struct hd_session *s);
 
-/* Latency as milliseconds with nanosecond digits. */
-void hd_put_ms(FILE *f, int64_t ns);
-
-/* The identity lines of a data file header (every probe's, and others that describe a drive). */
-void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id);
 
 /* "SIGHUP" and the like, for the signals that end a run. */
 const char *hd_signal_name(int sig);

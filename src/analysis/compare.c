@@ -1,7 +1,8 @@
 /*
  * The statistics of hddscope compare: latency against distance compared
  * bin by bin with a bootstrap, crossover distances, spread at equal
- * distances, and the width of the rotational band.
+ * distances, and the width of the rotational band.  compare_dir.c applies
+ * them to two profile directories; cmd_compare.c is the command.
  *
  * Why the mid-decile: a media access is positioning plus a rotational wait
  * that is uniform over one revolution, so the samples of one distance form

@@ -54,8 +54,8 @@ static void text_identity(const struct hd_dev *d, const struct hd_identity *id, 
 	printf("device:           %s\n", d->path);
 	printf("kind:             %s%s\n", hd_dev_kind_name(d->kind), id->simulated ? " (its identity is the model's)" : "");
 	printf("size:             %llu bytes (%s)\n", (unsigned long long)d->size, hd_fmt_size(sz, sizeof(sz), d->size));
-	printf("logical sector:   %u bytes\n", d->logical_sector);
-	printf("physical sector:  %u bytes\n", d->physical_sector);
+	printf("logical sector:   %u bytes\n", d->logical_sector_bytes);
+	printf("physical sector:  %u bytes\n", d->physical_sector_bytes);
 	printf("access unit:      %u bytes\n", d->io_align);
 	printf("rotational:       %s\n", id->rotational < 0 ? "unknown" : id->rotational ? "yes" : "no");
 	printf("direct I/O:       %s\n", d->direct ? "yes (O_DIRECT)" : "no (page cache in the path)");

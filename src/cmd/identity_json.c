@@ -15,8 +15,8 @@ void hd_identity_json(struct hd_json *j, const char *key, const struct hd_dev *d
 	hd_json_str(j, "device", d->path);
 	hd_json_str(j, "kind", hd_dev_kind_name(d->kind));
 	hd_json_uint(j, "size_bytes", d->size);
-	hd_json_uint(j, "logical_sector_bytes", d->logical_sector);
-	hd_json_uint(j, "physical_sector_bytes", d->physical_sector);
+	hd_json_uint(j, "logical_sector_bytes", d->logical_sector_bytes);
+	hd_json_uint(j, "physical_sector_bytes", d->physical_sector_bytes);
 	hd_json_uint(j, "access_unit_bytes", d->io_align);
 	if (id->rotational < 0)
 		hd_json_null(j, "rotational");

@@ -268,9 +268,9 @@ static int blk_geometry(struct hd_dev *d, int fd, const struct stat *st, int fla
 	}
 	*errcall = "open";
 	d->size = size;
-	d->logical_sector = (uint32_t)lss;
-	d->physical_sector = pbs ? pbs : (uint32_t)lss;
-	d->io_align = d->logical_sector;
+	d->logical_sector_bytes = (uint32_t)lss;
+	d->physical_sector_bytes = pbs ? pbs : (uint32_t)lss;
+	d->io_align = d->logical_sector_bytes;
 	if (hd_sysfs_disk_attr(st->st_rdev, "queue/rotational", buf, sizeof(buf)) == 0)
 		d->rotational = atoi(buf) != 0;
 	if (hd_sysfs_disk_attr(st->st_rdev, "device/model", buf, sizeof(buf)) == 0) {
@@ -289,8 +289,8 @@ static int file_geometry(struct hd_dev *d, const struct stat *st)
 
 	d->kind = HD_DEV_FILE;
 	d->size = (uint64_t)st->st_size;
-	d->logical_sector = 512;
-	d->physical_sector = 4096;
+	d->logical_sector_bytes = 512;
+	d->physical_sector_bytes = 4096;
 	/* O_DIRECT on a file system wants its block alignment. */
 	d->io_align = st->st_blksize > 512 ? (uint32_t)st->st_blksize : 512;
 	if (hd_sysfs_disk_attr(st->st_dev, "queue/rotational", buf, sizeof(buf)) == 0)

@@ -55,8 +55,8 @@ int hd_dev_open(struct hd_dev **out, const char *spec, int flags, char *err, siz
 		free(d);
 		return rc;
 	}
-	if (d->io_align < d->logical_sector)
-		d->io_align = d->logical_sector;
+	if (d->io_align < d->logical_sector_bytes)
+		d->io_align = d->logical_sector_bytes;
 	*out = d;
 	return 0;
 }
@@ -73,7 +73,7 @@ void hd_dev_close(struct hd_dev *d)
 
 size_t hd_dev_align(const struct hd_dev *d)
 {
-	return d->physical_sector > 4096 ? d->physical_sector : 4096;
+	return d->physical_sector_bytes > 4096 ? d->physical_sector_bytes : 4096;
 }
 
 void *hd_buf_alloc(const struct hd_dev *d, size_t len)

@@ -104,18 +104,18 @@ int hd_identify_parse(const uint8_t *b, struct hd_identity *id)
 	if (!id->model[0])
 		return -EINVAL;
 	/* Logical sector: 512 bytes unless word 106 says longer (words 117-118, in words). */
-	id->logical_sector = 512;
-	id->physical_sector = 512;
+	id->logical_sector_bytes = 512;
+	id->physical_sector_bytes = 512;
 	if (valid_word(w106)) {
 		if (w106 & (1u << 12)) {
 			uint32_t words = word(b, 117) | (uint32_t)word(b, 118) << 16;
 			if (words >= 256)
-				id->logical_sector = 2 * words;
+				id->logical_sector_bytes = 2 * words;
 		}
 		if (w106 & (1u << 13))
-			id->physical_sector = id->logical_sector << (w106 & 0xf);
+			id->physical_sector_bytes = id->logical_sector_bytes << (w106 & 0xf);
 		else
-			id->physical_sector = id->logical_sector;
+			id->physical_sector_bytes = id->logical_sector_bytes;
 	}
 	/* LBA48 count when supported (word 83 bit 10), else the 28-bit one. */
 	if (valid_word(w83) && (w83 & (1u << 10)))
@@ -123,7 +123,7 @@ int hd_identify_parse(const uint8_t *b, struct hd_identity *id)
 			  (uint64_t)word(b, 103) << 48;
 	else
 		sectors = word(b, 60) | (uint64_t)word(b, 61) << 16;
-	id->capacity_bytes = sectors * id->logical_sector;
+	id->capacity_bytes = sectors * id->logical_sector_bytes;
 	/* Word 82 bit 5: write cache supported, bit 6: look-ahead supported; word 85 the same, enabled. */
 	if (w82 != 0 && w82 != 0xffff) {
 		id->write_cache_supported = !!(w82 & (1u << 5));

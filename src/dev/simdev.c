@@ -89,8 +89,8 @@ static void sim_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive
 	id->write_cache = hd_sim_write_cache(sim_of(d));
 	id->read_lookahead_supported = 1;
 	id->read_lookahead = m->readahead_kb > 0;
-	id->logical_sector = BLK;
-	id->physical_sector = m->sector_bytes;
+	id->logical_sector_bytes = BLK;
+	id->physical_sector_bytes = m->sector_bytes;
 	id->ncq_depth = m->queue_depth > 1 ? (int)m->queue_depth : 0;
 	id->rotational = 1;
 	snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive");
@@ -191,8 +191,8 @@ int hd_sim_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t
 	d->ops = &sim_ops;
 	d->kind = HD_DEV_SIM;
 	d->size = sd->m->sectors * sd->m->sector_bytes;
-	d->logical_sector = BLK;
-	d->physical_sector = sd->m->sector_bytes;
+	d->logical_sector_bytes = BLK;
+	d->physical_sector_bytes = sd->m->sector_bytes;
 	d->io_align = BLK;
 	d->rotational = 1;
 	d->direct = 1;

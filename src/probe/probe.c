@@ -215,8 +215,8 @@ void hd_run_header(struct hd_run *r, struct hd_df_writer *w)
 	hd_dfw_meta(w, "device", "%s", d->path);
 	hd_dfw_meta(w, "device_kind", "%s", hd_dev_kind_name(d->kind));
 	hd_dfw_meta(w, "capacity_bytes", "%llu", (unsigned long long)d->size);
-	hd_dfw_meta(w, "sector_bytes", "%u", d->logical_sector);
-	hd_dfw_meta(w, "physical_sector_bytes", "%u", d->physical_sector);
+	hd_dfw_meta(w, "sector_bytes", "%u", d->logical_sector_bytes);
+	hd_dfw_meta(w, "physical_sector_bytes", "%u", d->physical_sector_bytes);
 	hd_dfw_meta(w, "rotational", "%s", d->rotational < 0 ? "unknown" : d->rotational ? "yes" : "no");
 	hd_dfw_meta(w, "direct_io", "%s", d->direct ? "yes" : "no");
 	hd_dfw_meta(w, "hddscope_version", "%s", HDDSCOPE_VERSION);
@@ -331,4 +331,23 @@ int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t le
 			break;
 	}
 	return 0;
+}
+
+void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id)
+{
+	hd_dfw_meta(w, "model", "%s", id->model[0] ? id->model : "unknown");
+	hd_dfw_meta(w, "serial", "%s", id->serial[0] ? id->serial : "unknown");
+	hd_dfw_meta(w, "firmware", "%s", id->firmware[0] ? id->firmware : "unknown");
+	if (id->rpm_nominal > 1)
+		hd_dfw_meta(w, "rpm_nominal", "%d", id->rpm_nominal);
+	else
+		hd_dfw_meta(w, "rpm_nominal", "%s", id->rpm_nominal == 1 ? "non-rotating" : "unknown");
+	hd_dfw_meta(w, "write_cache", "%s", hd_onoff(id->write_cache));
+	hd_dfw_meta(w, "read_lookahead", "%s", hd_onoff(id->read_lookahead));
+	hd_dfw_meta(w, "smart_overall", "%s", id->smart_available ? id->smart_overall : "unknown");
+	if (id->smart_available && id->have_bad)
+		hd_dfw_meta(w, "smart_bad_sectors", "%llu", (unsigned long long)id->bad_sectors);
+	if (!id->smart_available)
+		hd_dfw_meta(w, "smart", "not available (%s)", id->smart_reason[0] ? id->smart_reason : "unknown");
+	hd_dfw_meta(w, "identity_source", "%s", id->source);
 }

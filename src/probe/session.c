@@ -102,25 +102,6 @@ int hd_probe_main(const struct hd_probe *p, int argc, char **argv)
 	return ex;
 }
 
-void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id)
-{
-	hd_dfw_meta(w, "model", "%s", id->model[0] ? id->model : "unknown");
-	hd_dfw_meta(w, "serial", "%s", id->serial[0] ? id->serial : "unknown");
-	hd_dfw_meta(w, "firmware", "%s", id->firmware[0] ? id->firmware : "unknown");
-	if (id->rpm_nominal > 1)
-		hd_dfw_meta(w, "rpm_nominal", "%d", id->rpm_nominal);
-	else
-		hd_dfw_meta(w, "rpm_nominal", "%s", id->rpm_nominal == 1 ? "non-rotating" : "unknown");
-	hd_dfw_meta(w, "write_cache", "%s", hd_onoff(id->write_cache));
-	hd_dfw_meta(w, "read_lookahead", "%s", hd_onoff(id->read_lookahead));
-	hd_dfw_meta(w, "smart_overall", "%s", id->smart_available ? id->smart_overall : "unknown");
-	if (id->smart_available && id->have_bad)
-		hd_dfw_meta(w, "smart_bad_sectors", "%llu", (unsigned long long)id->bad_sectors);
-	if (!id->smart_available)
-		hd_dfw_meta(w, "smart", "not available (%s)", id->smart_reason[0] ? id->smart_reason : "unknown");
-	hd_dfw_meta(w, "identity_source", "%s", id->source);
-}
-
 /* The data file would be renamed over the target (under another name, maybe): its bytes would be gone. */
 static int same_file(const char *a, const char *b)
 {
@@ -344,26 +325,4 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 	}
 	session_close(s);
 	return ex;
-}
-
-void hd_put_ms(FILE *f, int64_t ns)
-{
-	/*
-	 * Digits by hand, not fprintf: this runs for every sample row (twice
-	 * per row of the queue's request file), and a format string's parsing
-	 * cost more than the rest of the row's bookkeeping.
-	 */
-	char buf[24], *p = buf + sizeof(buf);
-	uint64_t v = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-
-	for (int i = 0; i < 6; i++, v /= 10)
-		*--p = (char)('0' + v % 10);
-	*--p = '.';
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (ns < 0)
-		*--p = '-';
-	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
 }

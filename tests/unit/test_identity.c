@@ -59,8 +59,8 @@ START_TEST(test_identify_fields)
 	ck_assert_str_eq(id.serial, "WD-WCAPW0493929");
 	ck_assert_str_eq(id.firmware, "12.01C01");
 	ck_assert_uint_eq(id.capacity_bytes, 976773168ULL * 512);
-	ck_assert_uint_eq(id.logical_sector, 512);
-	ck_assert_uint_eq(id.physical_sector, 512);
+	ck_assert_uint_eq(id.logical_sector_bytes, 512);
+	ck_assert_uint_eq(id.physical_sector_bytes, 512);
 	/* Supported, not enabled. */
 	ck_assert_int_eq(id.write_cache_supported, 1);
 	ck_assert_int_eq(id.write_cache, 0);
@@ -119,20 +119,20 @@ START_TEST(test_identify_sectors_and_ncq)
 	put_word(b, 106, 0x4000 | 1u << 13 | 3);
 	hd_identity_init(&id);
 	ck_assert_int_eq(hd_identify_parse(b, &id), 0);
-	ck_assert_uint_eq(id.logical_sector, 512);
-	ck_assert_uint_eq(id.physical_sector, 4096);
+	ck_assert_uint_eq(id.logical_sector_bytes, 512);
+	ck_assert_uint_eq(id.physical_sector_bytes, 4096);
 	ck_assert_uint_eq(id.capacity_bytes, 976773168ULL * 512);
 	/* 4K native: bit 12 and words 117-118 = 2048 words. */
 	put_word(b, 106, 0x4000 | 1u << 12);
 	put_word(b, 117, 2048);
 	ck_assert_int_eq(hd_identify_parse(b, &id), 0);
-	ck_assert_uint_eq(id.logical_sector, 4096);
-	ck_assert_uint_eq(id.physical_sector, 4096);
+	ck_assert_uint_eq(id.logical_sector_bytes, 4096);
+	ck_assert_uint_eq(id.physical_sector_bytes, 4096);
 	ck_assert_uint_eq(id.capacity_bytes, 976773168ULL * 4096);
 	/* Word 106 without its validity bits is ignored. */
 	put_word(b, 106, 1u << 13 | 3);
 	ck_assert_int_eq(hd_identify_parse(b, &id), 0);
-	ck_assert_uint_eq(id.physical_sector, 512);
+	ck_assert_uint_eq(id.physical_sector_bytes, 512);
 	/* NCQ: word 76 bit 8, depth from word 75. */
 	put_word(b, 76, 1u << 8);
 	put_word(b, 75, 31);

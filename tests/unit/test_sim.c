@@ -589,8 +589,8 @@ START_TEST(test_dev_backend)
 	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=7", 0, err, sizeof(err)), 0);
 	ck_assert_int_eq(d->kind, HD_DEV_SIM);
 	ck_assert_uint_eq(d->size, 17926000ULL * 512);
-	ck_assert_uint_eq(d->logical_sector, 512);
-	ck_assert_uint_eq(d->physical_sector, 512);
+	ck_assert_uint_eq(d->logical_sector_bytes, 512);
+	ck_assert_uint_eq(d->physical_sector_bytes, 512);
 	ck_assert_int_eq(d->rotational, 1);
 	ck_assert_int_eq(d->direct, 1);
 	ck_assert_int_eq(d->writable, 0);
@@ -606,8 +606,8 @@ START_TEST(test_dev_backend)
 	hd_dev_close(d);
 
 	ck_assert_int_eq(hd_dev_open(&d, "sim:st2000dm001", HD_OPEN_WRITE, err, sizeof(err)), 0);
-	ck_assert_uint_eq(d->physical_sector, 4096);
-	ck_assert_uint_eq(d->logical_sector, 512);
+	ck_assert_uint_eq(d->physical_sector_bytes, 4096);
+	ck_assert_uint_eq(d->logical_sector_bytes, 512);
 	ck_assert_int_eq(d->writable, 1);
 	hd_dev_close(d);
 
