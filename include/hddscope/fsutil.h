@@ -48,8 +48,8 @@ int hd_out_check_dir(const char *path);
 int hd_out_make_dir(const char *path);
 
 /*
- * Create the temporary file for output path: "PATH.tmp.PID", created with
- * O_EXCL (never through a link left there).  *tmp receives the malloc'd
+ * Create the temporary file for output path, after hd_out_check_file(path):
+ * "PATH.tmp.PID", created with O_EXCL (never through a link left there).  *tmp receives the malloc'd
  * name.  Returns the descriptor or -errno.
  */
 int hd_out_tmp_open(const char *path, char **tmp);

@@ -972,9 +972,7 @@ static FILE *open_tmp(struct ctx *c, const char *name, char **tmp)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", c->outdir, name);
-	rc = hd_out_check_file(path);
-	if (!rc)
-		rc = hd_out_fopen(path, &f, tmp);
+	rc = hd_out_fopen(path, &f, tmp);
 	if (rc) {
 		fail(c, "create %s: %s", path, hd_fs_strerror(rc));
 		return NULL;

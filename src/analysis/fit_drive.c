@@ -263,9 +263,7 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 	for (char *p = nm; *p; p++)
 		if (*p == '#' || *p == '\n')
 			*p = '_';
-	rc = hd_out_check_file(path);
-	if (!rc)
-		rc = hd_out_fopen(path, &f, &tmp);
+	rc = hd_out_fopen(path, &f, &tmp);
 	if (rc) {
 		snprintf(err, errlen, "create %s: %s", path, hd_fs_strerror(rc));
 		return -1;

@@ -191,9 +191,7 @@ int hd_fit_store_summary(const char *dir, const struct hd_fit_result *r, char *e
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (load_summary(dir, &doc, err, errlen))
 		return -1;
-	rc = hd_out_check_file(path);
-	if (!rc)
-		rc = hd_out_fopen(path, &f, &tmp);
+	rc = hd_out_fopen(path, &f, &tmp);
 	if (!rc) {
 		hd_json_init(&j, f, 1);
 		put_summary(&j, doc, r);
@@ -201,7 +199,7 @@ int hd_fit_store_summary(const char *dir, const struct hd_fit_result *r, char *e
 	}
 	hd_jv_free(doc);
 	if (rc) {
-		fail(err, errlen, "write %s: %s", path, strerror(-rc));
+		fail(err, errlen, "write %s: %s", path, hd_fs_strerror(rc));
 		return -1;
 	}
 	return 0;

@@ -172,9 +172,6 @@ static int run_chart(const char *script, int nargs, const char *const *args, int
 
 	if (nargs < 0 || nargs > MAX_SCRIPT_ARGS || out_arg < 0 || out_arg >= nargs)
 		return -E2BIG;
-	rc = hd_out_check_file(out);
-	if (rc)
-		return rc;
 	fd = hd_out_tmp_open_ext(out, &tmp);
 	if (fd < 0)
 		return fd;

@@ -49,9 +49,7 @@ int hd_dfw_open(struct hd_df_writer **out, const char *path, const char *test)
 		return -ENOMEM;
 	}
 	/* The output rule, before anything is measured: refuse what may not be replaced. */
-	rc = hd_out_check_file(path);
-	if (rc >= 0)
-		rc = hd_out_tmp_open(path, &w->tmp);
+	rc = hd_out_tmp_open(path, &w->tmp);
 	if (rc < 0) {
 		hd_dfw_abort(w);
 		return rc;

@@ -615,10 +615,8 @@ int hd_jv_save(const char *path, const struct hd_jv *v)
 	const char *call;
 	char *tmp;
 	FILE *f;
-	int rc = hd_out_check_file(path);
+	int rc = hd_out_fopen(path, &f, &tmp);
 
-	if (!rc)
-		rc = hd_out_fopen(path, &f, &tmp);
 	if (rc)
 		return rc;
 	hd_json_init(&j, f, 1);

@@ -122,8 +122,12 @@ static int create_excl(const char *name)
 static int tmp_open(const char *path, char **tmp, int keep_ext)
 {
 	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-	int fd, n;
+	int fd, n = hd_out_check_file(path);
 
+	/* The output rule first: nothing is created beside what may not be replaced. */
+	*tmp = NULL;
+	if (n)
+		return n;
 	if (keep_ext && dot && dot > (slash ? slash + 1 : path))
 		n = asprintf(tmp, "%.*s.tmp.%ld%s", (int)(dot - path), path, (long)getpid(), dot);
 	else
