@@ -23,6 +23,7 @@
 
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
+#include "sim_layout.h"
 
 #define BLK 512u
 /* A read or write over a bad sector gives up after this many revolutions of retries. */
@@ -246,46 +247,6 @@ static int64_t rnd(double x)
 	return (int64_t)(x >= 0 ? x + 0.5 : x - 0.5);
 }
 
-struct loc {
-	const struct hd_sim_zone *z;
-	uint32_t cyl, surf, sec;
-};
-
-static void locate(const struct hd_sim_model *m, uint64_t lba, struct loc *l)
-{
-	uint64_t rel, per_cyl;
-
-	l->z = hd_sim_zone_of_lba(m, lba);
-	rel = lba - l->z->first_lba;
-	per_cyl = (uint64_t)l->z->spt * m->surfaces;
-	l->cyl = l->z->first_cyl + (uint32_t)(rel / per_cyl);
-	rel %= per_cyl;
-	l->surf = (uint32_t)(rel / l->z->spt);
-	l->sec = (uint32_t)(rel % l->z->spt);
-}
-
-static void next_track(const struct hd_sim_model *m, struct loc *l)
-{
-	l->sec = 0;
-	if (++l->surf < m->surfaces)
-		return;
-	l->surf = 0;
-	if (++l->cyl > l->z->last_cyl && l->z < m->zones + m->nzones - 1) {
-		l->z++;
-		l->cyl = l->z->first_cyl;
-	}
-}
-
-static double loc_angle(const struct hd_sim_model *m, const struct loc *l)
-{
-	const struct hd_sim_zone *z = l->z;
-	uint64_t c = l->cyl - z->first_cyl;
-	uint64_t off = c * ((uint64_t)(m->surfaces - 1) * z->track_skew + z->cyl_skew) +
-		       (uint64_t)l->surf * z->track_skew;
-
-	return (double)((off + l->sec) % z->spt) / z->spt;
-}
-
 /* Positioning time from the head's place to (cyl, surf), without moving it. */
 static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, int write, int jitter,
 		      struct hd_rng *rng)
@@ -336,12 +297,12 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 		     int64_t data_ready, int64_t *first)
 {
 	const struct hd_sim_model *m = s->m;
-	struct loc l;
+	struct hd_sim_loc l;
 	int started = 0;
 
-	locate(m, lba, &l);
+	hd_sim_locate(m, lba, &l);
 	while (n > 0) {
-		uint64_t k = l.z->spt - l.sec;
+		uint64_t k = l.run;
 
 		if (k > n)
 			k = n;
@@ -350,14 +311,14 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 		s->surf = l.surf;
 		if (t < data_ready)
 			t = data_ready;
-		t = rot_wait(s, loc_angle(m, &l), t);
+		t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
 		if (!started && first)
 			*first = t;
 		started = 1;
 		t += rnd((double)k * s->rev_ns / l.z->spt);
 		n -= k;
 		if (n)
-			next_track(m, &l);
+			hd_sim_next_track(m, &l);
 	}
 	return t;
 }
@@ -412,21 +373,21 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 		return;
 	g = &s->segs[s->ra_seg];
 	while (s->ra_next < s->ra_limit && s->ra_next < target && s->ra_t < T) {
-		struct loc l;
+		struct hd_sim_loc l;
 		uint64_t k;
 		double st;
 		int64_t end;
 
-		locate(m, s->ra_next, &l);
+		hd_sim_locate(m, s->ra_next, &l);
 		if (l.cyl != s->cyl || l.surf != s->surf) {
 			int64_t t = s->ra_t + rnd(move_ns(s, l.cyl, l.surf, 0, 1, &s->rng));
 
 			s->cyl = l.cyl;
 			s->surf = l.surf;
-			s->ra_t = rot_wait(s, loc_angle(m, &l), t);
+			s->ra_t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
 			continue;
 		}
-		k = l.z->spt - l.sec;
+		k = l.run;
 		if (k > s->ra_limit - s->ra_next)
 			k = s->ra_limit - s->ra_next;
 		if (k > target - s->ra_next)
@@ -678,7 +639,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 static double estimate(struct hd_sim *s, const struct hd_req *r, int64_t ts)
 {
 	uint64_t a = r->off / s->sb, b = (r->off + r->len + s->sb - 1) / s->sb;
-	struct loc l;
+	struct hd_sim_loc l;
 	double t;
 
 	if (r->op == HD_OP_READ) {
@@ -691,10 +652,10 @@ static double estimate(struct hd_sim *s, const struct hd_req *r, int64_t ts)
 		   s->dirty_bytes + r->len <= s->wc_bytes && s->dn < MAX_DIRTY) {
 		return (double)s->wr_ovh_ns;
 	}
-	locate(s->m, a, &l);
+	hd_sim_locate(s->m, a, &l);
 	t = (double)ts + (double)(r->op == HD_OP_READ ? s->rd_ovh_ns : s->wr_ovh_ns) +
 	    move_ns(s, l.cyl, l.surf, r->op == HD_OP_WRITE, 0, NULL);
-	return (double)(rot_wait(s, loc_angle(s->m, &l), rnd(t)) - ts);
+	return (double)(rot_wait(s, hd_sim_loc_angle(s->m, &l), rnd(t)) - ts);
 }
 
 /* Serve one pending request at ts: FIFO at depth 1, else least positioning time. */
