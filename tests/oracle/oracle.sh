@@ -51,11 +51,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 2 ] || usage
-hd=$1 ds=$2
+hd=$1 ds=$2 ds_arg=$2
 shift 2
 case $hd in */*) hd=$(cd "$(dirname "$hd")" && pwd)/$(basename "$hd") ;; esac
 [ -x "$hd" ] || die "$hd: not an executable file"
-ds=$(cd "$ds" 2>/dev/null && pwd) || die "$2: no such directory"
+ds=$(cd "$ds" 2>/dev/null && pwd) || die "$ds_arg: no such directory"
 for f in bin/disksim bin/rms; do
 	[ -x "$ds/$f" ] || die "$ds/$f: not an executable file (build DiskSim with build.sh first)"
 done
@@ -229,7 +229,7 @@ for name in "$@"; do
 		notes+=("$name: left out: ${DS_BROKEN[$name]}")
 		continue
 	fi
-	[ -r "$V/$name.parv" ] || die "$V/$name.parv: no such DiskSim model"
+	[ -r "$V/$name.parv" ] || die "$ds/valid/$name.parv: no such DiskSim model"
 	# The hddscope models of this DiskSim model: LABEL=DRIVE.
 	models=()
 	[ -n "${PRESET[$name]:-}" ] && models+=("${PRESET[$name]}=${PRESET[$name]}")
