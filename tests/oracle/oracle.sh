@@ -154,7 +154,8 @@ ds_runnable() {
 }
 
 # replay DRIVE TRACE TAG: hddscope's replay; sets hmean (ms, from the data
-# file) and hrms.
+# file) and hrms.  A replay that fails (a model too small for a trace, say)
+# is said on stderr and makes its row OUT.
 replay() {
 	"$hd" replay --drive "$1" -o "$W/$3.tsv" "$2" >"$W/$3.out" 2>"$W/$3.err" ||
 		{ cat "$W/$3.err" >&2; echo "$me: $hd replay --drive $1 $2: failed" >&2; return 1; }
@@ -309,8 +310,11 @@ for name in "$@"; do
 		fi
 		ck_n=$((ck_n + 1))
 		for m in "${models[@]}"; do
-			replay "${m#*=}" "$base.hd-trace" "$name.$wl.${m%%=*}" || exit 2
-			read -r b v <<<"$(verdict "${m%%=*}" "$wl" "$hrms" "$DEFAULT_BOUND")"
+			if replay "${m#*=}" "$base.hd-trace" "$name.$wl.${m%%=*}"; then
+				read -r b v <<<"$(verdict "${m%%=*}" "$wl" "$hrms" "$DEFAULT_BOUND")"
+			else
+				hmean=- hrms=- b=- v=OUT
+			fi
 			[ "$v" = OUT ] && status=1
 			rows+=("$(printf "$FMT" "${m%%=*}" "$wl" "$n" "$dmean" "$hmean" "$hrms" "$b" "$v")")
 		done
@@ -333,8 +337,11 @@ for name in "$@"; do
 	[ "$(cat "$W/$name.nfix")" = 0 ] ||
 		notes+=("$name.trace: $(cat "$W/$name.nfix") lines marked Doub or Trip given to hddscope as Miss (its replay accepts only Hit|Miss there)")
 	for m in "${models[@]}"; do
-		replay "${m#*=}" "$W/$name.hd-trace" "$name.trace.${m%%=*}" || exit 2
-		read -r b v <<<"$(verdict "${m%%=*}" trace "$hrms" "$drms")"
+		if replay "${m#*=}" "$W/$name.hd-trace" "$name.trace.${m%%=*}"; then
+			read -r b v <<<"$(verdict "${m%%=*}" trace "$hrms" "$drms")"
+		else
+			hmean=- hrms=- b=- v=OUT
+		fi
 		[ "$v" = OUT ] && status=1
 		trows+=("$(printf "$TFMT" "${m%%=*}" "$name" "$tn" "$tmean" "$dmean" "$hmean" "$drms" "$hrms" "$b" "$v")")
 	done
