@@ -154,19 +154,22 @@ ds_runnable() {
 }
 
 # replay DRIVE TRACE TAG: hddscope's replay; sets hmean (ms, from the data
-# file) and hrms.  A replay that fails (a model too small for a trace, say)
+# file), hsame (the percentage of requests whose time is within 0.01 ms of
+# the trace's) and hrms.  A replay that fails (a model too small for a trace, say)
 # is said on stderr and makes its row OUT.
 replay() {
 	"$hd" replay --drive "$1" -o "$W/$3.tsv" "$2" >"$W/$3.out" 2>"$W/$3.err" ||
 		{ cat "$W/$3.err" >&2; echo "$me: $hd replay --drive $1 $2: failed" >&2; return 1; }
-	hmean=$(awk -F'\t' '!/^#/ { s += $5; n++ } END { if (n) printf "%.3f", s / n }' "$W/$3.tsv")
+	read -r hmean hsame <<<"$(awk -F'\t' '!/^#/ {
+		s += $5; n++; d = $5 - $7; if (d < 0) d = -d; if (NF >= 7 && d <= 0.01) k++
+	} END { if (n) printf "%.3f %.1f\n", s / n, 100 * k / n }' "$W/$3.tsv")"
 	hrms=$(sed -n 's/^rms_ms: \([0-9.]*\).*/\1/p' "$W/$3.out")
 	[ -n "$hmean" ] && [ -n "$hrms" ] || { echo "$me: $W/$3.out: no rms_ms or no rows" >&2; return 1; }
 }
 
 status=0
 declare -a rows=() trows=() notes=() checks=()
-FMT='%-11s %-13s %6s %9s %9s %8s %8s  %s\n'
+FMT='%-11s %-13s %6s %9s %9s %6s %8s %8s  %s\n'
 TFMT='%-11s %-10s %6s %9s %9s %9s %7s %7s %8s  %s\n'
 # verdict MODEL WORKLOAD RMS DEFAULT_BOUND: "BOUND VERDICT", the bound marked
 # with * when the targets file gives it; VERDICT is OUT when RMS exceeds it.
@@ -313,10 +316,10 @@ for name in "$@"; do
 			if replay "${m#*=}" "$base.hd-trace" "$name.$wl.${m%%=*}"; then
 				read -r b v <<<"$(verdict "${m%%=*}" "$wl" "$hrms" "$DEFAULT_BOUND")"
 			else
-				hmean=- hrms=- b=- v=OUT
+				hmean=- hsame=- hrms=- b=- v=OUT
 			fi
 			[ "$v" = OUT ] && status=1
-			rows+=("$(printf "$FMT" "${m%%=*}" "$wl" "$n" "$dmean" "$hmean" "$hrms" "$b" "$v")")
+			rows+=("$(printf "$FMT" "${m%%=*}" "$wl" "$n" "$dmean" "$hmean" "$hsame" "$hrms" "$b" "$v")")
 		done
 	done <<<"$WORKLOADS"
 	checks+=("$name: $ck_n workloads; recovered against DiskSim's own: mean within $ck_d ms, request by request within $ck_p ms (mean and std.dev. of the difference)")
@@ -348,9 +351,10 @@ for name in "$@"; do
 done
 
 echo "Synthetic workloads: DiskSim's service times against hddscope's on the same requests"
-echo "(disksim, hddscope: mean service time, ms; rms_ms: RMS horizontal distance between"
-echo "the two service-time CDFs; bound_ms: the issue's, or with * the targets file's)"
-printf "$FMT" model workload reqs disksim hddscope rms_ms bound_ms verdict
+echo "(disksim, hddscope: mean service time, ms; same%: requests whose two times are within"
+echo "0.01 ms; rms_ms: RMS horizontal distance between the two service-time CDFs; bound_ms:"
+echo "the issue's, or with * the targets file's)"
+printf "$FMT" model workload reqs disksim hddscope same% rms_ms bound_ms verdict
 for r in "${rows[@]}"; do echo "$r"; done
 echo
 echo "Measured traces that come with DiskSim: each simulator against the real drive"
