@@ -44,6 +44,8 @@ struct hd_sim_model {
 	size_t nzones;
 	struct hd_sim_seekpt *seek;	/* NULL when seek_model is used */
 	size_t nseek;
+	struct hd_sim_seekpt *wseek;	/* the seek curve of writes; NULL: the read curve */
+	size_t nwseek;
 	int has_seek_model;
 	double sm_a, sm_b, sm_knee, sm_c, sm_e;	/* A + B*sqrt(d) below KNEE, else C + E*d */
 	double head_switch_ms, write_settle_ms;
@@ -99,6 +101,14 @@ int hd_sim_chs_to_lba(const struct hd_sim_model *m, const struct hd_sim_chs *chs
 double hd_sim_sector_angle(const struct hd_sim_model *m, const struct hd_sim_chs *chs);
 /* Seek time in ms for a distance in cylinders, without jitter or settle. */
 double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist);
+/* The same for a write: the write_seek curve, or the read curve where the model has none. */
+double hd_sim_write_seek_ms(const struct hd_sim_model *m, uint64_t dist);
+/*
+ * The average seek as drive vendors define it: over every distance n from 1
+ * to the last cylinder M, weighted by the M + 1 - n pairs of cylinders that
+ * far apart.  write: the write curve, write_settle_ms included.
+ */
+double hd_sim_seek_avg_ms(const struct hd_sim_model *m, int write);
 /* One revolution in ms. */
 double hd_sim_rev_ms(const struct hd_sim_model *m);
 

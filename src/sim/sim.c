@@ -254,7 +254,9 @@ static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, int w
 	double ns = 0;
 
 	if (cyl != s->cyl) {
-		ns = hd_sim_seek_ms(s->m, cyl > s->cyl ? cyl - s->cyl : s->cyl - cyl) * 1e6;
+		uint64_t d = cyl > s->cyl ? cyl - s->cyl : s->cyl - cyl;
+
+		ns = (write ? hd_sim_write_seek_ms(s->m, d) : hd_sim_seek_ms(s->m, d)) * 1e6;
 		if (jitter && s->seek_sd_ns > 0) {
 			ns += s->seek_sd_ns * hd_rng_gauss(rng);
 			if (ns < 0)

@@ -35,6 +35,7 @@ enum key {
 	K_NSCALAR,
 	/* repeatable */
 	K_ZONE = K_NSCALAR, K_SEEK, K_SEEK_MODEL, K_BAD,
+	K_WRITE_SEEK,
 };
 
 static const char *const key_names[] = {
@@ -49,6 +50,7 @@ static const char *const key_names[] = {
 	[K_SEEK_STDDEV] = "seek_stddev_ms", [K_WRITE_RETRY] = "write_retry_probability",
 	[K_ZONE] = "zone", [K_SEEK] = "seek", [K_SEEK_MODEL] = "seek_model",
 	[K_BAD] = "bad_sectors",
+	[K_WRITE_SEEK] = "write_seek",
 };
 
 #define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
@@ -61,10 +63,10 @@ struct parser {
 	unsigned line;
 	struct hd_sim_model *m;
 	unsigned seen[K_NSCALAR];	/* line of each scalar key, 0 = absent */
-	unsigned seek_line, seek_model_line;
+	unsigned seek_line, seek_model_line, write_seek_line;
 	unsigned *bad_lines;		/* line of each bad range, for the capacity check */
 	char quoted[96];		/* file text quoted for a message, by pq() */
-	size_t zcap, scap, bcap;
+	size_t zcap, scap, bcap, wcap;
 };
 
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -174,26 +176,46 @@ static int parse_zone(struct parser *p, char **tok, int ntok)
 	return 0;
 }
 
+/* One point of a seek curve: key "seek" (the curve of reads) or "write_seek". */
+static int parse_seek_point(struct parser *p, const char *key, char **tok, int ntok, struct hd_sim_seekpt **pts,
+			    size_t *n, size_t *cap)
+{
+	struct hd_sim_seekpt s;
+	int rc;
+
+	if (ntok != 2)
+		return perr(p, "%s: expected DISTANCE_CYLINDERS MILLISECONDS", key);
+	if ((rc = get_u32(p, key, tok[0], 1, 16777215, &s.dist)) ||
+	    (rc = get_dbl(p, key, tok[1], 0, 10000, 0, &s.ms)))
+		return rc;
+	if (*n && s.dist <= (*pts)[*n - 1].dist)
+		return perr(p, "%s: distance %u not above the previous distance %u", key, s.dist,
+			    (*pts)[*n - 1].dist);
+	if ((rc = grow(p, (void **)pts, cap, *n, sizeof(s))))
+		return rc;
+	(*pts)[(*n)++] = s;
+	return 0;
+}
+
 static int parse_seek(struct parser *p, char **tok, int ntok)
 {
-	struct hd_sim_model *m = p->m;
-	struct hd_sim_seekpt s;
 	int rc;
 
 	if (p->seek_model_line)
 		return perr(p, "seek: seek_model was already given on line %u", p->seek_model_line);
-	if (ntok != 2)
-		return perr(p, "seek: expected DISTANCE_CYLINDERS MILLISECONDS");
-	if ((rc = get_u32(p, "seek", tok[0], 1, 16777215, &s.dist)) ||
-	    (rc = get_dbl(p, "seek", tok[1], 0, 10000, 0, &s.ms)))
+	if ((rc = parse_seek_point(p, "seek", tok, ntok, &p->m->seek, &p->m->nseek, &p->scap)))
 		return rc;
-	if (m->nseek && s.dist <= m->seek[m->nseek - 1].dist)
-		return perr(p, "seek: distance %u not above the previous distance %u",
-			    s.dist, m->seek[m->nseek - 1].dist);
-	if ((rc = grow(p, (void **)&m->seek, &p->scap, m->nseek, sizeof(s))))
-		return rc;
-	m->seek[m->nseek++] = s;
 	p->seek_line = p->line;
+	return 0;
+}
+
+static int parse_write_seek(struct parser *p, char **tok, int ntok)
+{
+	int rc;
+
+	if ((rc = parse_seek_point(p, "write_seek", tok, ntok, &p->m->wseek, &p->m->nwseek, &p->wcap)))
+		return rc;
+	p->write_seek_line = p->line;
 	return 0;
 }
 
@@ -397,6 +419,7 @@ static int parse_line(struct parser *p, char *line)
 	case K_SEEK: return parse_seek(p, tok, ntok);
 	case K_SEEK_MODEL: return parse_seek_model(p, tok, ntok);
 	case K_BAD: return parse_bad(p, tok, ntok);
+	case K_WRITE_SEEK: return parse_write_seek(p, tok, ntok);
 	default: return parse_scalar(p, (enum key)k, val, tok, ntok);
 	}
 }
@@ -434,6 +457,14 @@ static int longest_seek_check(struct parser *p)
 	if (!(worst <= 10000)) {
 		p->line = m->has_seek_model ? p->seek_model_line : p->seek_line;
 		return perr(p, "the seek curve reaches %.6g ms within the drive's %llu cylinders (at most 10000)",
+			    worst, (unsigned long long)m->cylinders);
+	}
+	worst = m->nwseek ? hd_sim_write_seek_ms(m, full) : 0;
+	for (size_t i = 0; i < m->nwseek && m->wseek[i].dist <= full; i++)
+		worst = fmax(worst, hd_sim_write_seek_ms(m, m->wseek[i].dist));
+	if (!(worst <= 10000)) {
+		p->line = p->write_seek_line;
+		return perr(p, "the write seek curve reaches %.6g ms within the drive's %llu cylinders (at most 10000)",
 			    worst, (unsigned long long)m->cylinders);
 	}
 	return 0;
@@ -622,29 +653,26 @@ void hd_sim_model_free(struct hd_sim_model *m)
 	free(m->zones);
 	free(m->seek);
 	free(m->bad);
+	free(m->wseek);
 	free(m);
 }
 
 /* ---- mechanics ---- */
 
-double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist)
+/* The piecewise-linear curve through (0, 0) and the n points s at dist. */
+static double curve_ms(const struct hd_sim_seekpt *s, size_t n, uint64_t dist)
 {
-	const struct hd_sim_seekpt *s = m->seek;
 	double d = (double)dist, x0, y0, x1, y1, v;
 	size_t lo, hi;
 
-	if (dist == 0)
-		return 0;
-	if (m->has_seek_model)
-		return d < m->sm_knee ? m->sm_a + m->sm_b * sqrt(d) : m->sm_c + m->sm_e * d;
 	/* Between (0, 0) and the first point, between points, or past the last two. */
-	if (dist <= s[0].dist || m->nseek == 1) {
+	if (dist <= s[0].dist || n == 1) {
 		x0 = 0, y0 = 0, x1 = s[0].dist, y1 = s[0].ms;
-	} else if (dist >= s[m->nseek - 1].dist) {
-		x0 = s[m->nseek - 2].dist, y0 = s[m->nseek - 2].ms;
-		x1 = s[m->nseek - 1].dist, y1 = s[m->nseek - 1].ms;
+	} else if (dist >= s[n - 1].dist) {
+		x0 = s[n - 2].dist, y0 = s[n - 2].ms;
+		x1 = s[n - 1].dist, y1 = s[n - 1].ms;
 	} else {
-		lo = 0, hi = m->nseek - 1;	/* s[lo].dist < dist <= s[hi].dist */
+		lo = 0, hi = n - 1;	/* s[lo].dist < dist <= s[hi].dist */
 		while (hi - lo > 1) {
 			size_t mid = (lo + hi) / 2;
 
@@ -658,6 +686,37 @@ double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist)
 	v = y0 + (y1 - y0) * (d - x0) / (x1 - x0);
 	/* A falling last segment must not extrapolate below zero. */
 	return v > 0 ? v : 0;
+}
+
+double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist)
+{
+	double d = (double)dist;
+
+	if (dist == 0)
+		return 0;
+	if (m->has_seek_model)
+		return d < m->sm_knee ? m->sm_a + m->sm_b * sqrt(d) : m->sm_c + m->sm_e * d;
+	return curve_ms(m->seek, m->nseek, dist);
+}
+
+double hd_sim_write_seek_ms(const struct hd_sim_model *m, uint64_t dist)
+{
+	if (dist == 0 || !m->nwseek)
+		return hd_sim_seek_ms(m, dist);
+	return curve_ms(m->wseek, m->nwseek, dist);
+}
+
+double hd_sim_seek_avg_ms(const struct hd_sim_model *m, int write)
+{
+	uint64_t full = m->cylinders - 1, n;
+	double sum = 0;
+
+	if (full == 0)
+		return 0;
+	for (n = 1; n <= full; n++)
+		sum += (double)(full + 1 - n) *
+		       (write ? hd_sim_write_seek_ms(m, n) + m->write_settle_ms : hd_sim_seek_ms(m, n));
+	return sum / ((double)full * (double)(full + 1) / 2);
 }
 
 double hd_sim_rev_ms(const struct hd_sim_model *m)

@@ -92,7 +92,7 @@ pass "media --max-size is what is used, or refused"
 # sim list names its sources within the repository.
 run 0 "$HDDSCOPE" sim list
 grep -q '\.\./' "$T/out" && fail "sim list points outside the repository: $(grep '\.\./' "$T/out")"
-[ "$(grep -c 'datasheet figures, approximated (see data/drives/README.md)$' "$T/out")" = 4 ] ||
+[ "$(grep -c 'datasheet figures, derived (see data/drives/README.md)$' "$T/out")" = 4 ] ||
 	fail "sim list: datasheet presets do not point at data/drives/README.md"
 [ -e "$HDDSCOPE_SRC/data/drives/README.md" ] || fail "data/drives/README.md missing"
 pass "sim list points at data/drives/README.md"

@@ -162,6 +162,35 @@ START_TEST(test_seek_curve)
 }
 END_TEST
 
+/* A write curve of its own; the vendors' average seek over random pairs. */
+START_TEST(test_write_seek_and_average)
+{
+	const char *text =
+		"format = 1\nrpm = 6000\nsector_bytes = 512\nsurfaces = 1\n"
+		"zone = 0 3 100\n"
+		"seek = 1 1\nseek = 3 3\n"
+		"write_seek = 1 2\nwrite_seek = 2 4\n"
+		"write_settle_ms = 0.5\n";
+	struct hd_sim_model *m = parse_ok(text);
+
+	ck_assert(hd_sim_write_seek_ms(m, 0) == 0);
+	ck_assert(fabs(hd_sim_write_seek_ms(m, 1) - 2) < 1e-12);
+	/* Past the last point, on the line through the last two. */
+	ck_assert(fabs(hd_sim_write_seek_ms(m, 3) - 6) < 1e-12);
+	/*
+	 * Cylinders 0..3: 3 pairs 1 apart, 2 pairs 2 apart, 1 pair 3 apart.
+	 * Reads: (3*1 + 2*2 + 1*3) / 6; writes, settle included: (3*2.5 + 2*4.5 + 6.5) / 6.
+	 */
+	ck_assert(fabs(hd_sim_seek_avg_ms(m, 0) - 10.0 / 6) < 1e-12);
+	ck_assert(fabs(hd_sim_seek_avg_ms(m, 1) - 23.0 / 6) < 1e-12);
+	hd_sim_model_free(m);
+	/* Without a write curve writes seek as reads do. */
+	m = parse_ok(good);
+	ck_assert(hd_sim_write_seek_ms(m, 15) == hd_sim_seek_ms(m, 15));
+	hd_sim_model_free(m);
+}
+END_TEST
+
 START_TEST(test_seek_model_form)
 {
 	const char *text =
@@ -214,6 +243,10 @@ static const struct {
 	{ "format = 1\nseek = 0 1.5\n", 2, "seek: 0 out of range" },
 	{ "format = 1\nseek = 1 -2\n", 2, "seek: -2 out of range" },
 	{ "format = 1\nseek = 1\n", 2, "seek: expected DISTANCE_CYLINDERS MILLISECONDS" },
+	{ "format = 1\nwrite_seek = 4 1\nwrite_seek = 2 2\n", 3, "write_seek: distance 2 not above the previous distance 4" },
+	{ "format = 1\nwrite_seek = 1 x\n", 2, "write_seek: 'x': not a valid number" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 99999 10\n"
+	  "seek = 1 1\nseek = 99999 2\nwrite_seek = 1 1\nwrite_seek = 2 3\n", 9, "write seek curve reaches 199997 ms" },
 	{ "format = 1\nseek = 1 1\nseek_model = 1 1 1 1 1\n", 3, "seek lines were already given" },
 	{ "format = 1\nseek_model = 1 1 1 1 1\nseek = 1 1\n", 3, "seek_model was already given on line 2" },
 	{ "format = 1\nseek_model = 1 1 1 1\n", 2, "seek_model: expected A B KNEE C E" },
@@ -352,7 +385,7 @@ int main(void)
 {
 	return tu_main("sim_model", "model", NULL, NULL,
 		       TU_TESTS(TU_TEST(test_parse_values), TU_TEST(test_layout_roundtrip), TU_TEST(test_skew_angles),
-				TU_TEST(test_seek_curve), TU_TEST(test_seek_model_form), TU_LOOP(test_malformed, bad),
+				TU_TEST(test_seek_curve), TU_TEST(test_write_seek_and_average), TU_TEST(test_seek_model_form), TU_LOOP(test_malformed, bad),
 				TU_TEST(test_load_errors), TU_LOOP(test_preset_files, want_presets),
 				TU_TEST(test_embedded_presets)));
 }
