@@ -184,7 +184,7 @@ struct hd_trace {
 
 /*
  * Read a trace: lines "R|W LBA BLOCKS [IDLE_US]", or the DiskSim validate
- * format "R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US"; blank
+ * format "R|W Hit|Miss|Doub|Trip LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US"; blank
  * lines and '#' comments are skipped.  Returns 0, or -errno / -EINVAL with
  * "FILE:LINE: reason" in err.
  */

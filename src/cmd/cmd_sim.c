@@ -311,7 +311,7 @@ static const struct hd_cmdspec replay_spec = {
 		 "\n"
 		 "TRACE lines (LBA and BLOCKS in 512-byte blocks, '#' starts a comment):\n"
 		 "  R|W LBA BLOCKS [IDLE_US]\n"
-		 "  R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US   (DiskSim validate)\n"
+		 "  R|W Hit|Miss|Doub|Trip LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US   (DiskSim validate)\n"
 		 "\n",
 	.opts = replay_options,
 	.outro = "\n"

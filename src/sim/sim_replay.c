@@ -41,7 +41,7 @@ static int parse_line(char *line, struct hd_trace_req *r, int *measured, const c
 	r->measured_us = -1;
 	*measured = 0;
 	if (n < 3 || n > 6 || n == 5) {
-		*why = "expected 'R|W LBA BLOCKS [IDLE_US]' or 'R|W Hit|Miss LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US'";
+		*why = "expected 'R|W LBA BLOCKS [IDLE_US]' or 'R|W Hit|Miss|Doub|Trip LBN BLOCKS SERVICE_US NEXT_INTERARRIVAL_US'";
 		return -EINVAL;
 	}
 	if (strcmp(tok[0], "R") == 0 || strcmp(tok[0], "r") == 0) {
@@ -53,8 +53,9 @@ static int parse_line(char *line, struct hd_trace_req *r, int *measured, const c
 		return -EINVAL;
 	}
 	if (n == 6) {
-		if (strcmp(tok[1], "Hit") && strcmp(tok[1], "Miss")) {
-			*why = "the second field of a 6-field line must be Hit or Miss";
+		/* What the real drive's cache did: a hit, a miss, or a double or triple disconnect. */
+		if (strcmp(tok[1], "Hit") && strcmp(tok[1], "Miss") && strcmp(tok[1], "Doub") && strcmp(tok[1], "Trip")) {
+			*why = "the second field of a 6-field line must be Hit, Miss, Doub or Trip";
 			return -EINVAL;
 		}
 		i = 2;

@@ -333,12 +333,7 @@ for name in "$@"; do
 	dmean=$(awk -v m="$(outv_mean "$W/$name.outv")" 'BEGIN { printf "%.3f", m }')
 	tmean=$(awk -v m="$(sed -n 's/^VALIDATE Trace access time average:[[:space:]]*//p' "$W/$name.outv")" 'BEGIN { printf "%.3f", m }')
 	tn=$(grep -c . "$V/$name.trace")
-	# DiskSim's second field is Hit, Miss, or Doub and Trip (double and triple
-	# disconnects); hddscope's replay ignores it but accepts only Hit|Miss.
-	awk '$2 != "Hit" && $2 != "Miss" { $2 = "Miss"; k++ } { print } END { print k + 0 > "/dev/stderr" }' \
-		"$V/$name.trace" >"$W/$name.hd-trace" 2>"$W/$name.nfix" || die "$V/$name.trace: cannot rewrite"
-	[ "$(cat "$W/$name.nfix")" = 0 ] ||
-		notes+=("$name.trace: $(cat "$W/$name.nfix") lines marked Doub or Trip given to hddscope as Miss (its replay accepts only Hit|Miss there)")
+	ln -s "$V/$name.trace" "$W/$name.hd-trace" || die "$W/$name.hd-trace: cannot link"
 	for m in "${models[@]}"; do
 		if replay "${m#*=}" "$W/$name.hd-trace" "$name.trace.${m%%=*}"; then
 			read -r b v <<<"$(verdict "${m%%=*}" trace "$hrms" "$drms")"

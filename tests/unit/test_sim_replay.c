@@ -66,7 +66,7 @@ static const struct {
 	{ "R 1 0\n", ":1: bad block count" },
 	{ "R -1 8\n", ":1: bad LBA" },
 	{ "R 1 8 soon\n", ":1: bad idle time" },
-	{ "\n\nR Maybe 1 8 1 1\n", ":3: the second field of a 6-field line must be Hit or Miss" },
+	{ "\n\nR Maybe 1 8 1 1\n", ":3: the second field of a 6-field line must be Hit, Miss, Doub or Trip" },
 	{ "R Hit 1 8 x 1\n", ":1: bad service time" },
 	{ "# nothing\n", "no requests" },
 	/* Found by tests/fuzz/fuzz_trace.c: idle times that overflowed the replay's clock. */
