@@ -24,6 +24,39 @@ struct hd_sim_zone {
 	uint32_t track_skew;		/* sectors, applied at each head switch */
 	uint32_t cyl_skew;		/* sectors, applied at each cylinder switch */
 	uint64_t first_lba;		/* computed: first LBA of the zone */
+	/*
+	 * The zone's layout beyond its tracks (DiskSim's layout_g1; see
+	 * data/drives/README.md, "Layout"): zone_offset, zone_empty,
+	 * zone_spares, zone_slips, zone_defects.  A slip or defect is a
+	 * physical sector of the zone, (cyl - first_cyl) * surfaces * spt +
+	 * surface * spt + sector, or a track of the zone, (cyl - first_cyl) *
+	 * surfaces + surface, under track sparing.
+	 */
+	uint32_t first_offset;		/* sectors from the index to the first track's sector 0 */
+	uint64_t empty;			/* physical sectors at the zone's front that hold no LBA */
+	uint64_t spares;		/* spare sectors (tracks) per the model's sparing */
+	uint64_t *slips;		/* sorted */
+	size_t nslips;
+	uint64_t *slip_max;		/* computed: max over j <= i of slips[j] - j */
+	struct hd_sim_remap *defects;	/* sorted by defect */
+	size_t ndefects;
+	uint64_t lbas;			/* computed: LBAs in the zone */
+	int plain;			/* computed: LBA i of the zone on its physical sector i */
+};
+
+/* A remapped defect: the sector (track) and where its LBAs went instead. */
+struct hd_sim_remap {
+	uint64_t defect, remap;
+};
+
+/* How spare sectors are laid out: DiskSim's "Sparing scheme used" (number). */
+enum hd_sim_sparing {
+	HD_SPARE_NONE = 0,		/* no spares */
+	HD_SPARE_TRACK = 1,		/* zone_spares whole tracks at the zone's end; slips are tracks */
+	HD_SPARE_CYL = 2,		/* zone_spares sectors at the end of each cylinder */
+	HD_SPARE_TRACK_SECT = 3,	/* zone_spares sectors at the end of each track */
+	HD_SPARE_AT_END = 7,		/* per cylinder, slips pushed on to the zone's end */
+	HD_SPARE_ZONE = 9,		/* zone_spares sectors at the zone's end */
 };
 
 struct hd_sim_seekpt {
@@ -58,6 +91,8 @@ struct hd_sim_model {
 	double write_retry_probability;
 	struct hd_sim_badrange *bad;
 	size_t nbad;
+	/* the layout's spares (zones carry the rest) */
+	enum hd_sim_sparing sparing;
 	/* computed */
 	uint64_t sectors;		/* capacity in sectors */
 	uint32_t cylinders;		/* last zone's last cylinder + 1 */

@@ -14,6 +14,7 @@
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
+#include "sim_layout.h"
 
 const struct hd_preset *hd_preset_find(const char *name)
 {
@@ -32,9 +33,13 @@ enum key {
 	K_FORMAT, K_NAME, K_RPM, K_SECTOR_BYTES, K_SURFACES, K_HEAD_SWITCH, K_WRITE_SETTLE,
 	K_READ_OVH, K_WRITE_OVH, K_HIT_OVH, K_IFACE, K_SEGMENTS, K_SEGMENT_KB, K_READAHEAD_KB,
 	K_WRITE_CACHE, K_WRITE_CACHE_KB, K_QUEUE_DEPTH, K_SEEK_STDDEV, K_WRITE_RETRY,
+	/* layout */
+	K_SPARING,
 	K_NSCALAR,
 	/* repeatable */
 	K_ZONE = K_NSCALAR, K_SEEK, K_SEEK_MODEL, K_BAD,
+	/* layout: each applies to the zone line above it */
+	K_ZONE_OFFSET, K_ZONE_EMPTY, K_ZONE_SPARES, K_ZONE_SLIPS, K_ZONE_DEFECTS,
 };
 
 static const char *const key_names[] = {
@@ -49,6 +54,9 @@ static const char *const key_names[] = {
 	[K_SEEK_STDDEV] = "seek_stddev_ms", [K_WRITE_RETRY] = "write_retry_probability",
 	[K_ZONE] = "zone", [K_SEEK] = "seek", [K_SEEK_MODEL] = "seek_model",
 	[K_BAD] = "bad_sectors",
+	/* layout */
+	[K_SPARING] = "sparing", [K_ZONE_OFFSET] = "zone_offset", [K_ZONE_EMPTY] = "zone_empty",
+	[K_ZONE_SPARES] = "zone_spares", [K_ZONE_SLIPS] = "zone_slips", [K_ZONE_DEFECTS] = "zone_defects",
 };
 
 #define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
@@ -65,6 +73,10 @@ struct parser {
 	unsigned *bad_lines;		/* line of each bad range, for the capacity check */
 	char quoted[96];		/* file text quoted for a message, by pq() */
 	size_t zcap, scap, bcap;
+	/* layout */
+	unsigned *zone_lines;		/* line of each zone */
+	unsigned zone_seen;		/* bits (1 << key) of the zone_* keys given for the last zone */
+	size_t slcap, dfcap;		/* the last zone's slips and defects */
 };
 
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -170,7 +182,95 @@ static int parse_zone(struct parser *p, char **tok, int ntok)
 	}
 	if ((rc = grow(p, (void **)&m->zones, &p->zcap, m->nzones, sizeof(z))))
 		return rc;
+	{
+		unsigned *nl = realloc(p->zone_lines, p->zcap * sizeof(*nl));
+
+		if (!nl)
+			return -ENOMEM;
+		p->zone_lines = nl;
+	}
+	p->zone_lines[m->nzones] = p->line;
+	p->zone_seen = 0;
+	p->slcap = p->dfcap = 0;
 	m->zones[m->nzones++] = z;
+	return 0;
+}
+
+/* ---- layout: the zone_* keys and sparing ---- */
+
+static const struct { const char *name; enum hd_sim_sparing v; } sparings[] = {
+	{ "none", HD_SPARE_NONE }, { "tracks", HD_SPARE_TRACK },
+	{ "sectors_per_cylinder", HD_SPARE_CYL }, { "sectors_per_track", HD_SPARE_TRACK_SECT },
+	{ "sectors_at_end", HD_SPARE_AT_END }, { "sectors_per_zone", HD_SPARE_ZONE },
+};
+
+static int parse_sparing(struct parser *p, const char *tok)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sparings) / sizeof(sparings[0]); i++)
+		if (strcmp(tok, sparings[i].name) == 0) {
+			p->m->sparing = sparings[i].v;
+			return 0;
+		}
+	return perr(p, "sparing: '%s': expected none, tracks, sectors_per_cylinder, "
+		    "sectors_per_track, sectors_at_end or sectors_per_zone", pq(p, tok));
+}
+
+static int parse_zone_list(struct parser *p, struct hd_sim_zone *z, int defects, char **tok, int ntok)
+{
+	const char *key = defects ? "zone_defects" : "zone_slips";
+	int i, rc;
+
+	for (i = 0; i < ntok; i++) {
+		uint64_t a, b = 0;
+		char *colon = strchr(tok[i], ':');
+
+		if (defects && !colon)
+			return perr(p, "%s: '%s': expected DEFECT:REMAP", key, pq(p, tok[i]));
+		if (colon)
+			*colon = '\0';
+		if ((rc = get_u64(p, key, tok[i], 0, UINT64_MAX / 2, &a)) ||
+		    (colon && (rc = get_u64(p, key, colon + 1, 0, UINT64_MAX / 2, &b))))
+			return rc;
+		if (defects) {
+			if ((rc = grow(p, (void **)&z->defects, &p->dfcap, z->ndefects, sizeof(*z->defects))))
+				return rc;
+			z->defects[z->ndefects++] = (struct hd_sim_remap){ a, b };
+		} else {
+			if ((rc = grow(p, (void **)&z->slips, &p->slcap, z->nslips, sizeof(*z->slips))))
+				return rc;
+			z->slips[z->nslips++] = a;
+		}
+	}
+	return 0;
+}
+
+static int parse_zone_key(struct parser *p, enum key k, char **tok, int ntok)
+{
+	struct hd_sim_zone *z;
+	uint64_t v;
+	int rc;
+
+	if (!p->m->nzones)
+		return perr(p, "%s: no zone line before it", key_names[k]);
+	z = &p->m->zones[p->m->nzones - 1];
+	if (k == K_ZONE_SLIPS || k == K_ZONE_DEFECTS)
+		return parse_zone_list(p, z, k == K_ZONE_DEFECTS, tok, ntok);
+	if (p->zone_seen & (1u << (k - K_ZONE_OFFSET)))
+		return perr(p, "%s: duplicate for the zone of line %u", key_names[k],
+			    p->zone_lines[p->m->nzones - 1]);
+	p->zone_seen |= 1u << (k - K_ZONE_OFFSET);
+	if (ntok != 1)
+		return perr(p, "%s: expected one value, got %d", key_names[k], ntok);
+	if ((rc = get_u64(p, key_names[k], tok[0], 0, k == K_ZONE_OFFSET ? z->spt - 1 : UINT32_MAX, &v)))
+		return rc;
+	if (k == K_ZONE_OFFSET)
+		z->first_offset = (uint32_t)v;
+	else if (k == K_ZONE_EMPTY)
+		z->empty = v;
+	else
+		z->spares = v;
 	return 0;
 }
 
@@ -344,6 +444,9 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->seek_stddev_ms);
 	case K_WRITE_RETRY:
 		return get_dbl(p, name, tok[0], 0, 1, 0, &m->write_retry_probability);
+	/* layout */
+	case K_SPARING:
+		return parse_sparing(p, tok[0]);
 	default:
 		return perr(p, "internal: unhandled key %s", name);
 	}
@@ -397,6 +500,8 @@ static int parse_line(struct parser *p, char *line)
 	case K_SEEK: return parse_seek(p, tok, ntok);
 	case K_SEEK_MODEL: return parse_seek_model(p, tok, ntok);
 	case K_BAD: return parse_bad(p, tok, ntok);
+	case K_ZONE_OFFSET: case K_ZONE_EMPTY: case K_ZONE_SPARES: case K_ZONE_SLIPS:
+	case K_ZONE_DEFECTS: return parse_zone_key(p, (enum key)k, tok, ntok);
 	default: return parse_scalar(p, (enum key)k, val, tok, ntok);
 	}
 }
@@ -445,7 +550,6 @@ static int finish(struct parser *p)
 	static const enum key required[] = { K_FORMAT, K_RPM, K_SECTOR_BYTES, K_SURFACES };
 	struct hd_sim_model *m = p->m;
 	size_t i, j;
-	uint64_t lba = 0;
 	int rc;
 
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
@@ -459,15 +563,17 @@ static int finish(struct parser *p)
 		p->line = p->seen[K_WRITE_CACHE];
 		return perr(p, "write_cache: on needs write_cache_kb > 0");
 	}
-	for (i = 0; i < m->nzones; i++) {
-		struct hd_sim_zone *z = &m->zones[i];
-		uint64_t n = (uint64_t)(z->last_cyl - z->first_cyl + 1) * m->surfaces * z->spt;
+	{
+		char why[160];
+		size_t zi;
 
-		z->first_lba = lba;
-		lba += n;
+		if ((rc = hd_sim_layout_prepare(m, why, sizeof(why), &zi))) {
+			p->line = p->zone_lines[zi];
+			if (rc == -ENOMEM)
+				return perr(p, "%s", why), -ENOMEM;
+			return perr(p, "%s", why);
+		}
 	}
-	m->sectors = lba;
-	m->cylinders = m->zones[m->nzones - 1].last_cyl + 1;
 	/* Byte offsets are int64_t (off_t) past the model: the capacity must fit. */
 	if (m->sectors > (uint64_t)INT64_MAX / m->sector_bytes) {
 		p->line = p->seen[K_SECTOR_BYTES];
@@ -543,6 +649,7 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
 	if (!rc)
 		rc = finish(&p);
 	free(p.bad_lines);
+	free(p.zone_lines);
 	if (rc) {
 		hd_sim_model_free(m);
 		return rc;
@@ -619,6 +726,7 @@ void hd_sim_model_free(struct hd_sim_model *m)
 {
 	if (!m)
 		return;
+	hd_sim_layout_free(m);
 	free(m->zones);
 	free(m->seek);
 	free(m->bad);
