@@ -93,6 +93,9 @@ struct hd_sim_model {
 	size_t nbad;
 	/* the layout's spares (zones carry the rest) */
 	enum hd_sim_sparing sparing;
+	/* seek: the times of distances 1 to 10, with seek_model (DiskSim's hplplus10) */
+	int has_seek_first10;
+	double seek_first10[10];
 	/* computed */
 	uint64_t sectors;		/* capacity in sectors */
 	uint32_t cylinders;		/* last zone's last cylinder + 1 */
@@ -113,6 +116,8 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
  */
 int hd_sim_model_load(const char *spec, struct hd_sim_model **out, char *err, size_t errlen);
 void hd_sim_model_free(struct hd_sim_model *m);
+/* 1 when key is a key of the model format this parser reads. */
+int hd_sim_model_key_known(const char *key);
 
 /* A physical address: cylinder, surface (head), sector within the track. */
 struct hd_sim_chs {

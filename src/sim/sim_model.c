@@ -40,6 +40,8 @@ enum key {
 	K_ZONE = K_NSCALAR, K_SEEK, K_SEEK_MODEL, K_BAD,
 	/* layout: each applies to the zone line above it */
 	K_ZONE_OFFSET, K_ZONE_EMPTY, K_ZONE_SPARES, K_ZONE_SLIPS, K_ZONE_DEFECTS,
+	/* seek */
+	K_SEEK_FIRST10,
 };
 
 static const char *const key_names[] = {
@@ -57,6 +59,8 @@ static const char *const key_names[] = {
 	/* layout */
 	[K_SPARING] = "sparing", [K_ZONE_OFFSET] = "zone_offset", [K_ZONE_EMPTY] = "zone_empty",
 	[K_ZONE_SPARES] = "zone_spares", [K_ZONE_SLIPS] = "zone_slips", [K_ZONE_DEFECTS] = "zone_defects",
+	/* seek */
+	[K_SEEK_FIRST10] = "seek_first10",
 };
 
 #define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
@@ -77,6 +81,8 @@ struct parser {
 	unsigned *zone_lines;		/* line of each zone */
 	unsigned zone_seen;		/* bits (1 << key) of the zone_* keys given for the last zone */
 	size_t slcap, dfcap;		/* the last zone's slips and defects */
+	/* seek */
+	unsigned seek_first10_line;
 };
 
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -322,6 +328,33 @@ static int parse_seek_model(struct parser *p, char **tok, int ntok)
 	return 0;
 }
 
+/* The times of distances 1 to 10, which seek_model's equation does not give (DiskSim hplplus10). */
+static int parse_seek_first10(struct parser *p, char **tok, int ntok)
+{
+	int i, rc;
+
+	if (p->seek_first10_line)
+		return perr(p, "seek_first10: duplicate (first on line %u)", p->seek_first10_line);
+	if (ntok != 10)
+		return perr(p, "seek_first10: expected 10 times (ms), got %d", ntok);
+	for (i = 0; i < 10; i++)
+		if ((rc = get_dbl(p, "seek_first10", tok[i], 0, 10000, 0, &p->m->seek_first10[i])))
+			return rc;
+	p->m->has_seek_first10 = 1;
+	p->seek_first10_line = p->line;
+	return 0;
+}
+
+int hd_sim_model_key_known(const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < NKEYS; k++)
+		if (key_names[k] && strcmp(key, key_names[k]) == 0)
+			return 1;
+	return 0;
+}
+
 static int parse_bad(struct parser *p, char **tok, int ntok)
 {
 	struct hd_sim_model *m = p->m;
@@ -502,6 +535,7 @@ static int parse_line(struct parser *p, char *line)
 	case K_BAD: return parse_bad(p, tok, ntok);
 	case K_ZONE_OFFSET: case K_ZONE_EMPTY: case K_ZONE_SPARES: case K_ZONE_SLIPS:
 	case K_ZONE_DEFECTS: return parse_zone_key(p, (enum key)k, tok, ntok);
+	case K_SEEK_FIRST10: return parse_seek_first10(p, tok, ntok);
 	default: return parse_scalar(p, (enum key)k, val, tok, ntok);
 	}
 }
@@ -559,6 +593,10 @@ static int finish(struct parser *p)
 		return perr(p, "missing required key 'zone' (at least one zone)");
 	if (!m->nseek && !m->has_seek_model)
 		return perr(p, "missing the seek curve ('seek' lines or 'seek_model')");
+	if (m->has_seek_first10 && !m->has_seek_model) {
+		p->line = p->seek_first10_line;
+		return perr(p, "seek_first10: only with seek_model");
+	}
 	if (m->write_cache && m->write_cache_kb == 0) {
 		p->line = p->seen[K_WRITE_CACHE];
 		return perr(p, "write_cache: on needs write_cache_kb > 0");
@@ -743,6 +781,8 @@ double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist)
 
 	if (dist == 0)
 		return 0;
+	if (m->has_seek_first10 && dist <= 10)
+		return m->seek_first10[dist - 1];
 	if (m->has_seek_model)
 		return d < m->sm_knee ? m->sm_a + m->sm_b * sqrt(d) : m->sm_c + m->sm_e * d;
 	/* Between (0, 0) and the first point, between points, or past the last two. */
