@@ -1116,8 +1116,8 @@ static int zone_list(struct ctx *c, struct dsblock *z, const char *name, const c
 
 static int one_zone(struct ctx *c, struct dsblock *z)
 {
-	long long f, l, spt, empty, spares;
-	double ts, cs, off;
+	long long f = 0, l = 0, spt = 1, empty = 0, spares = 0;
+	double ts = 0, cs = 0, off = 0;
 	int rc;
 
 	if ((rc = skew_units(c, z, "zone")) ||
@@ -1150,8 +1150,8 @@ static int one_zone(struct ctx *c, struct dsblock *z)
 static int layout(struct ctx *c, struct dsblock *lb)
 {
 	struct dsparam *p;
-	const char *name;
-	long long v;
+	const char *name = "none";
+	long long v = 0;
 	size_t i;
 	int rc;
 
@@ -1283,7 +1283,7 @@ static int seek_hpl(struct ctx *c, struct dsblock *mb)
 static int mech(struct ctx *c, struct dsblock *mb)
 {
 	struct dsparam *p;
-	double hs, ws, pe;
+	double hs = 0, ws = 0, pe = 0;
 	int rc;
 
 	if (strcmp(mb->type, "dm_mech_g1") != 0)
@@ -1350,7 +1350,7 @@ static int overheads(struct ctx *c, struct dsblock *d, double fwl)
 	};
 	static const char *const keys[4] = { "read_miss_overhead_ms", "read_hit_overhead_ms",
 					      "write_miss_overhead_ms", "write_hit_overhead_ms" };
-	double v[8], scale, req, rc_, wc;
+	double v[8], scale = 1, req = 0, rc_ = 0, wc = 0;
 	int i, rc, wi = fwl > 0 ? 6 : 4;
 
 	if ((rc = get_num(c, d, "disk", "Time scale for overheads", 0, 1, &scale)) ||
@@ -1384,7 +1384,7 @@ static int overheads(struct ctx *c, struct dsblock *d, double fwl)
 /* Block transfer times: the largest of the disk's, its bus's and its controller's. */
 static int transfer(struct ctx *c, struct dsblock *d, struct dsblock *bus, struct dsblock *ctlr)
 {
-	double td, br = 0, bw = 0, tc = 0, sd = 0, r, w;
+	double td = 0, br = 0, bw = 0, tc = 0, sd = 0, r, w;
 	int rc;
 
 	if ((rc = get_num(c, d, "disk", "Bulk sector transfer time", 0, 0, &td)) ||
@@ -1414,7 +1414,8 @@ static int transfer(struct ctx *c, struct dsblock *d, struct dsblock *bus, struc
 static int cache(struct ctx *c, struct dsblock *d, double fwl)
 {
 	static const char *const ra[] = { "off", "track", "cylinder", "segment", "stream" };
-	double segs, blks, wsegs, sep, bcr, rmin, rmax, over, onhit, anyfree, enable;
+	double segs = 1, blks = 0, wsegs = 1, sep = 0, bcr = 0, rmin = 0, rmax = 0, over = 0, onhit = 0;
+	double anyfree = 0, enable = 1;
 	int rc;
 
 	if ((rc = get_num(c, d, "disk", "Number of buffer segments", 0, 1, &segs)) ||
@@ -1464,7 +1465,7 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 static int queue(struct ctx *c, struct dsblock *d)
 {
 	struct dsparam *s = param(c, d, "disk", "Scheduler");
-	double maxq, pol = 1;
+	double maxq = 1, pol = 1;
 	size_t i;
 	int rc;
 
@@ -1485,7 +1486,7 @@ static int queue(struct ctx *c, struct dsblock *d)
 
 static int disk(struct ctx *c, struct dsblock *d, struct dsblock *bus, struct dsblock *ctlr)
 {
-	double fwl;
+	double fwl = 0;
 	int rc;
 
 	if ((rc = get_num(c, d, "disk", "Fast write level", 0, 0, &fwl)) ||
@@ -1612,8 +1613,8 @@ static int model(struct ctx *c, struct dsblock *d, const char *inst, struct dsbl
 		 struct dsblock *ctlr)
 {
 	struct dsblock *mb, *lb, *mech_b;
-	long long surfaces;
-	double rpm;
+	long long surfaces = 1;
+	double rpm = 0;
 	int rc;
 
 	if ((rc = get_block(c, d, "disk", "Model", "dm_disk", &mb)) ||
@@ -1694,8 +1695,8 @@ int hd_sim_import(const char *path, const char *want, char **text, size_t *len, 
 	struct imp im = { 0 };
 	struct out o = { 0 };
 	struct ctx c = { &im, &o, hd_sim_model_key_known("read_miss_overhead_ms"), { 0 } };
-	struct dsblock *d, *bus, *ctlr;
-	const char *inst;
+	struct dsblock *d = NULL, *bus = NULL, *ctlr = NULL;
+	const char *inst = NULL;
 	char *p;
 	int rc;
 
