@@ -38,6 +38,7 @@ struct hd_sim_zone {
 	uint64_t *slips;		/* sorted */
 	size_t nslips;
 	uint64_t *slip_max;		/* computed: max over j <= i of slips[j] - j */
+	uint64_t *slips_listed;		/* computed: the slips as listed when not in ascending order, else NULL */
 	struct hd_sim_remap *defects;	/* sorted by defect */
 	size_t ndefects;
 	uint64_t lbas;			/* computed: LBAs in the zone */

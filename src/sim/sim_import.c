@@ -111,6 +111,8 @@ struct imp {
 	struct dsinst *insts;
 	size_t ninsts, icap;
 	struct dstopo topo;		/* children: the topology's roots */
+	const char *eof_file;		/* where the top file ended, for "the end of the file" */
+	unsigned eof_line;
 };
 
 static int ierr(struct imp *im, const char *file, unsigned line, const char *fmt, ...)
@@ -253,8 +255,9 @@ static int lex(struct imp *im, struct token *t)
 
 		if (!im->depth) {
 			t->t = T_EOF;
-			t->file = im->nfiles ? im->files[0] : "";
-			t->line = 0;
+			t->file = im->eof_file ? im->eof_file : "";
+			t->line = im->eof_line;
+			t->s = NULL;
 			return 0;
 		}
 		s = &im->stack[im->depth - 1];
@@ -267,6 +270,11 @@ static int lex(struct imp *im, struct token *t)
 			continue;
 		}
 		if (s->pos >= s->len) {
+			if (im->depth == 1) {
+				im->eof_file = s->name;
+				/* The last line: the one a final newline ended. */
+				im->eof_line = s->line > 1 && s->len && s->text[s->len - 1] == '\n' ? s->line - 1 : s->line;
+			}
 			free(s->text);
 			im->depth--;
 			continue;

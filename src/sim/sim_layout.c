@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hddscope/sim.h"
 #include "sim_layout.h"
@@ -77,6 +78,13 @@ static size_t lower_bound(const uint64_t *a, size_t n, uint64_t key)
 static size_t skip_count(const struct hd_sim_zone *z, uint64_t x)
 {
 	size_t lo = 0, hi = z->nslips;
+
+	/* Slips listed out of order count in the order listed, as DiskSim counts them. */
+	if (z->slips_listed) {
+		for (lo = 0, hi = 0; lo < z->nslips; lo++)
+			hi += z->slips_listed[lo] <= x + hi;
+		return hi;
+	}
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -152,8 +160,21 @@ static uint64_t map_per_cyl(const struct hd_sim_model *m, const struct hd_sim_zo
 	uint64_t c0 = m->sparing == HD_SPARE_AT_END ? j : 0;
 	const struct hd_sim_remap *d;
 
-	while (k < z->nslips && z->slips[k] <= first + x + c0 + (k - j))
-		k++;
+	if (z->slips_listed) {
+		size_t i, c = 0;
+
+		for (i = 0; i < z->nslips; i++) {
+			uint64_t s = z->slips_listed[i];
+
+			c += (m->sparing == HD_SPARE_AT_END && s < first) || (s >= first && s <= first + x + c);
+		}
+		/* No bound from the next slip (k at the end): zone_place checks the run. */
+		j = k = z->nslips;
+		c0 = c;
+	} else {
+		while (k < z->nslips && z->slips[k] <= first + x + c0 + (k - j))
+			k++;
+	}
 	xv = x + c0 + (k - j);
 	if (remap && (d = defect_at(z, first + xv)) && d->remap != d->defect) {
 		*run = 1;
@@ -175,9 +196,19 @@ static uint64_t map_per_track(const struct hd_sim_zone *z, uint64_t r, int remap
 	size_t j = lower_bound(z->slips, z->nslips, first), k = j;
 	const struct hd_sim_remap *d;
 
-	while (k < z->nslips && z->slips[k] <= first + x + (k - j))
-		k++;
-	slot = first + x + (k - j);
+	if (z->slips_listed) {
+		size_t i, c = 0;
+
+		for (i = 0; i < z->nslips; i++)
+			c += z->slips_listed[i] >= first && z->slips_listed[i] <= first + x + c;
+		/* No bound from the next slip (k at the end): zone_place checks the run. */
+		j = k = z->nslips;
+		slot = first + x + c;
+	} else {
+		while (k < z->nslips && z->slips[k] <= first + x + (k - j))
+			k++;
+		slot = first + x + (k - j);
+	}
 	if (remap && (d = defect_at(z, slot))) {
 		*run = 1;
 		return d->remap;
@@ -215,7 +246,7 @@ static uint64_t zone_slot(const struct hd_sim_model *m, const struct hd_sim_zone
 	case HD_SPARE_ZONE:
 		c = skip_count(z, r);
 		slot = r + c;
-		if (c < z->nslips)
+		if (c < z->nslips && !z->slips_listed)
 			*run = z->slips[c] - slot;
 		break;
 	default:
@@ -227,6 +258,29 @@ static uint64_t zone_slot(const struct hd_sim_model *m, const struct hd_sim_zone
 		return d->remap;
 	}
 	return slot;
+}
+
+/*
+ * With slips listed out of order, an LBA may move on where no slip lies:
+ * the run is the longest stretch of at most run LBAs whose slots follow
+ * one another (slots rise with the LBA, so the stretch is found by halving).
+ */
+static uint64_t listed_run(const struct hd_sim_model *m, const struct hd_sim_zone *z, uint64_t rel,
+			   uint64_t slot, uint64_t run)
+{
+	uint64_t lo = 1, hi = run, r;
+
+	if (zone_slot(m, z, rel + run - 1, 0, &r) == slot + run - 1)
+		return run;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (zone_slot(m, z, rel + mid - 1, 0, &r) == slot + mid - 1)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* The zone's LBA rel: its place, and the LBAs on consecutive sectors from it. */
@@ -244,7 +298,10 @@ static void zone_place(const struct hd_sim_model *m, const struct hd_sim_zone *z
 	if (run > 1 && m->sparing != HD_SPARE_TRACK)
 		run = min64(run, defect_after(z, slot) - slot);
 	run = min64(run, S - l->sec);
-	l->run = (uint32_t)min64(run, z->lbas - rel);
+	run = min64(run, z->lbas - rel);
+	if (z->slips_listed && run > 1)
+		run = listed_run(m, z, rel, slot, run);
+	l->run = (uint32_t)run;
 	l->skew = slip_skew(m, z, crel, l->surf);
 }
 
@@ -424,6 +481,15 @@ static int zone_prepare(const struct hd_sim_model *m, struct hd_sim_zone *z, cha
 			 (unsigned long long)z->spares);
 		return -EINVAL;
 	}
+	for (i = 1; i < z->nslips && z->slips[i - 1] <= z->slips[i]; i++)
+		;
+	if (z->nslips > 1 && i < z->nslips) {
+		if (!(z->slips_listed = malloc(z->nslips * sizeof(*z->slips_listed)))) {
+			snprintf(why, whylen, "out of memory");
+			return -ENOMEM;
+		}
+		memcpy(z->slips_listed, z->slips, z->nslips * sizeof(*z->slips));
+	}
 	qsort(z->slips, z->nslips, sizeof(*z->slips), cmp_u64);
 	qsort(z->defects, z->ndefects, sizeof(*z->defects), cmp_remap);
 	for (i = 0; i < z->nslips; i++)
@@ -488,6 +554,7 @@ void hd_sim_layout_free(struct hd_sim_model *m)
 	for (i = 0; i < m->nzones; i++) {
 		free(m->zones[i].slips);
 		free(m->zones[i].slip_max);
+		free(m->zones[i].slips_listed);
 		free(m->zones[i].defects);
 	}
 }
