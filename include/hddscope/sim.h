@@ -128,7 +128,13 @@ struct hd_sim_chs {
 /* The zone holding lba: the last zone whose first LBA is at or below it. */
 const struct hd_sim_zone *hd_sim_zone_of_lba(const struct hd_sim_model *m, uint64_t lba);
 
-/* LBA <-> CHS across zones; -ERANGE outside the drive (or in a gap between zones). */
+/*
+ * LBA <-> CHS across zones, by the layout (data/drives/README.md, "Layout");
+ * -ERANGE outside the drive, in a gap between zones, or on a sector that
+ * holds no LBA (empty space, a spare, a slip, a defect).  Where DiskSim's
+ * sectors_per_cylinder layout puts two LBAs on one sector, chs_to_lba
+ * gives one of them.
+ */
 int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_chs *chs);
 int hd_sim_chs_to_lba(const struct hd_sim_model *m, const struct hd_sim_chs *chs, uint64_t *lba);
 /*

@@ -490,8 +490,10 @@ static int zone_prepare(const struct hd_sim_model *m, struct hd_sim_zone *z, cha
 		}
 		memcpy(z->slips_listed, z->slips, z->nslips * sizeof(*z->slips));
 	}
-	qsort(z->slips, z->nslips, sizeof(*z->slips), cmp_u64);
-	qsort(z->defects, z->ndefects, sizeof(*z->defects), cmp_remap);
+	if (z->nslips)
+		qsort(z->slips, z->nslips, sizeof(*z->slips), cmp_u64);
+	if (z->ndefects)
+		qsort(z->defects, z->ndefects, sizeof(*z->defects), cmp_remap);
 	for (i = 0; i < z->nslips; i++)
 		if (z->slips[i] >= units) {
 			snprintf(why, whylen, "zone_slips: %llu is beyond the zone's %llu %s",
