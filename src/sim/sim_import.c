@@ -1001,8 +1001,8 @@ static int get_block(struct ctx *c, struct dsblock *b, const char *kind, const c
 		return c->im->err[0] ? -EINVAL
 				     : ierr(c->im, b->file, b->line, "%s: missing '%s'", b->type, name);
 	if (p->v.k != V_BLOCK || (type && strcmp(p->v.block->type, type) != 0))
-		return ierr(c->im, p->v.file, p->v.line, "%s: expected a %s block%s", name, type ? type : "",
-			    type ? "" : "");
+		return ierr(c->im, p->v.file, p->v.line, "%s: expected a%s%s block", name, type ? " " : "",
+			    type ? type : "");
 	*out = p->v.block;
 	return 0;
 }
@@ -1319,7 +1319,8 @@ static int mech(struct ctx *c, struct dsblock *mb)
 	param(c, mb, "mech", "Full strobe seek time");
 	p = param(c, mb, "mech", "Access time type");
 	if (p && !(p->v.k == V_WORD && strcmp(p->v.word, "trackSwitchPlusRotation") == 0))
-		p->used = 0;
+		note(c, "Access time type = %s (hddscope positions as trackSwitchPlusRotation does)",
+		     p->v.k == V_WORD ? p->v.word : "?");
 	if ((rc = get_num(c, mb, "mech", "Head switch time", 0, 0, &hs)) ||
 	    (rc = get_num(c, mb, "mech", "Add. write settling delay", 0, 0, &ws)) ||
 	    (rc = get_num(c, mb, "mech", "Percent error in rpms", 0, 0, &pe)))
@@ -1554,7 +1555,7 @@ static int choose_disk(struct imp *im, const char *want, struct dsblock **d, con
 {
 	const char *top = im->files[0];
 	struct dsblock *found = NULL;
-	size_t i, j, ndisks = 0;
+	size_t i, j;
 
 	*inst = NULL;
 	if (want) {
@@ -1588,7 +1589,6 @@ static int choose_disk(struct imp *im, const char *want, struct dsblock **d, con
 					return ierr(im, top, 0, "several disksim_disk blocks (%s, %s, ...): choose one with "
 						    "--disk NAME", found->name, im->blocks[j]->name);
 				found = im->blocks[j];
-				ndisks++;
 			}
 	if (!found)
 		return ierr(im, top, 0, "no disksim_disk block");

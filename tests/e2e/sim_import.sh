@@ -38,7 +38,11 @@ run 3 "$HDDSCOPE" sim import "$V/atlas_III.parv" -o "$T"
 run 3 "$HDDSCOPE" sim import "$V/atlas_III.parv" -o "$T/fifo.parv"
 run 3 "$HDDSCOPE" sim import "$V/atlas_III.parv" -o "$T/no/such/dir.drive"
 [ ! -e "$T/no" ] || fail "-o created a directory"
-pass "unwritable -o: exit 3"
+echo keep >"$T/target"
+ln -s "$T/target" "$T/link.drive"
+run 3 "$HDDSCOPE" sim import "$V/atlas_III.parv" -o "$T/link.drive"
+[ "$(cat "$T/target")" = keep ] || fail "-o wrote through a symbolic link"
+pass "unwritable -o (a directory, a FIFO, a missing directory, a symbolic link): exit 3"
 
 models=$(awk '!/^#/ { print $1 }' "$HDDSCOPE_SRC/tests/e2e/sim_import.samples" | sort -u)
 [ "$(echo "$models" | wc -w)" = 9 ] || fail "sim_import.samples holds $(echo "$models" | wc -w) models, want 9"
