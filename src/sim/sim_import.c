@@ -923,6 +923,7 @@ struct ctx {
 	struct out *o;
 	int engine;			/* the model parser has the engine's keys */
 	struct out notes;		/* "# not expressed" lines, at the end */
+	double min_seek;		/* the shortest seek of the curve (ms), for the head switch */
 };
 
 /* The parameter name of block b (of kind) given by the table; marked used. */
@@ -1239,6 +1240,8 @@ static int seek_curve(struct ctx *c, const struct dsparam *p)
 			continue;
 		}
 		outf(c->o, "seek = %s %s\n", a, b);
+		if (!npts || t < c->min_seek)
+			c->min_seek = t;
 		npts++;
 	}
 	free(text);
@@ -1281,10 +1284,16 @@ static int seek_hpl(struct ctx *c, struct dsblock *mb)
 			return rc;
 	}
 	outf(c->o, "seek_first10 =");
-	for (i = 0; i < 10; i++)
+	c->min_seek = v[0];
+	for (i = 0; i < 10; i++) {
 		outf(c->o, " %s", f->v.list->v[i].word);
+		c->min_seek = fmin(c->min_seek, v[i]);
+	}
 	outf(c->o, "\n");
-	note(c, "a hplplus10 seek that also switches heads takes the longer of the seek and the head switch");
+	/* The equation's least values beyond 10 cylinders: at 11, and where the line starts. */
+	if (v[0] > 11)
+		c->min_seek = fmin(c->min_seek, v[1] + v[2] * sqrt(11.0));
+	c->min_seek = fmin(c->min_seek, v[3] + v[4] * fmax(11.0, v[0]));
 	return 0;
 }
 
@@ -1335,6 +1344,10 @@ static int mech(struct ctx *c, struct dsblock *mb)
 		outf(c->o, "write_settle_ms = 0\n");
 		note(c, "Add. write settling delay = %.6g (negative)", ws);
 	}
+	/* DiskSim positions for the longer of the seek and the head switch. */
+	if (hs > c->min_seek)
+		note(c, "a seek that also switches heads takes at least Head switch time = %.6g, longer than "
+		     "the shortest seek (%.6g ms)", hs, c->min_seek);
 	if (pe != 0)
 		note(c, "Percent error in rpms = %.6g", pe);
 	unused(c, mb, "mech");
@@ -1702,7 +1715,7 @@ int hd_sim_import(const char *path, const char *want, char **text, size_t *len, 
 {
 	struct imp im = { 0 };
 	struct out o = { 0 };
-	struct ctx c = { &im, &o, hd_sim_model_key_known("read_miss_overhead_ms"), { 0 } };
+	struct ctx c = { &im, &o, hd_sim_model_key_known("read_miss_overhead_ms"), { 0 }, 0 };
 	struct dsblock *d = NULL, *bus = NULL, *ctlr = NULL;
 	const char *inst = NULL;
 	char *p;
