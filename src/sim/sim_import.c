@@ -924,6 +924,7 @@ struct ctx {
 	int engine;			/* the model parser has the engine's keys */
 	struct out notes;		/* "# not expressed" lines, at the end */
 	double min_seek;		/* the shortest seek of the curve (ms), for the head switch */
+	long long surfaces, scheme;	/* the model's, for the zones */
 };
 
 /* The parameter name of block b (of kind) given by the table; marked used. */
@@ -1087,7 +1088,8 @@ static int skew_units(struct ctx *c, struct dsblock *b, const char *kind)
 }
 
 /* A list of whole numbers as zone_KEY lines of ten values (pairs A:B for defects). */
-static int zone_list(struct ctx *c, struct dsblock *z, const char *name, const char *key, int pairs)
+static int zone_list(struct ctx *c, struct dsblock *z, const char *name, const char *key, int pairs,
+		     unsigned long long units)
 {
 	struct dsparam *p = param(c, z, "zone", name);
 	size_t k, j, per = pairs ? 2 : 1, nitems;
@@ -1110,6 +1112,9 @@ static int zone_list(struct ctx *c, struct dsblock *z, const char *name, const c
 				x[j] = strtoull(v->word, &end, 10);
 			if (!end || *end)
 				return ierr(c->im, v->file, v->line, "%s: expected whole numbers", name);
+			if (x[j] >= units)
+				return ierr(c->im, v->file, v->line, "%s: %llu lies beyond the zone's %llu %s", name,
+					    x[j], units, c->scheme == 1 ? "tracks" : "sectors");
 		}
 		if (k % 10 == 0)
 			outf(c->o, "%s =", key);
@@ -1127,6 +1132,7 @@ static int one_zone(struct ctx *c, struct dsblock *z)
 {
 	long long f = 0, l = 0, spt = 1, empty = 0, spares = 0;
 	double ts = 0, cs = 0, off = 0;
+	unsigned long long units;
 	int rc;
 
 	if ((rc = skew_units(c, z, "zone")) ||
@@ -1142,15 +1148,20 @@ static int one_zone(struct ctx *c, struct dsblock *z)
 	if (ts < 0 || cs < 0 || off < 0)
 		return ierr(c->im, z->file, z->line, "zone: a negative skew or offset is not supported");
 	/* DiskSim takes skews and the offset in whole sectors, (int) of the number given. */
-	outf(c->o, "zone = %lld %lld %lld %lld %lld\n", f, l, spt, (long long)ts, (long long)cs);
+	if (l < f)
+		return ierr(c->im, z->file, z->line, "zone: Last cylinder number %lld below First cylinder number %lld",
+			    l, f);
+	/* Skews act modulo a revolution: DiskSim's angles wrap. */
+	outf(c->o, "zone = %lld %lld %lld %lld %lld\n", f, l, spt, (long long)ts % spt, (long long)cs % spt);
 	if ((long long)off % spt)
 		outf(c->o, "zone_offset = %lld\n", (long long)off % spt);
 	if (empty)
 		outf(c->o, "zone_empty = %lld\n", empty);
 	if (spares)
 		outf(c->o, "zone_spares = %lld\n", spares);
-	if ((rc = zone_list(c, z, "slips", "zone_slips", 0)) ||
-	    (rc = zone_list(c, z, "defects", "zone_defects", 1)))
+	units = (unsigned long long)(l - f + 1) * (unsigned long long)c->surfaces * (c->scheme == 1 ? 1 : spt);
+	if ((rc = zone_list(c, z, "slips", "zone_slips", 0, units)) ||
+	    (rc = zone_list(c, z, "defects", "zone_defects", 1, units)))
 		return rc;
 	unused(c, z, "zone");
 	return 0;
@@ -1179,6 +1190,7 @@ static int layout(struct ctx *c, struct dsblock *lb)
 	p = param(c, lb, "layout", "Sparing scheme used");
 	if (p && (rc = sparing_name(c, p, v, &name)))
 		return rc;
+	c->scheme = p ? v : 0;
 	param(c, lb, "layout", "Rangesize for sparing");
 	outf(c->o, "\n# layout: DiskSim dm_layout_g1, LBN-to-PBN mapping scheme 0, sparing scheme %lld\n", v);
 	outf(c->o, "sparing = %s\n", p ? name : "none");
@@ -1646,6 +1658,7 @@ static int model(struct ctx *c, struct dsblock *d, const char *inst, struct dsbl
 		return rc;
 	param(c, mb, "model", "Number of cylinders");
 	param(c, mb, "model", "Block count");
+	c->surfaces = surfaces;
 	if (strlen(d->name) > 127)
 		return ierr(c->im, d->file, d->line, "the disk's name is longer than 127 characters");
 	outf(c->o, "# Imported by 'hddscope sim import' from DiskSim 4.0 parameter files: %s, disk %s%s%s.\n",
@@ -1715,7 +1728,7 @@ int hd_sim_import(const char *path, const char *want, char **text, size_t *len, 
 {
 	struct imp im = { 0 };
 	struct out o = { 0 };
-	struct ctx c = { &im, &o, hd_sim_model_key_known("read_miss_overhead_ms"), { 0 }, 0 };
+	struct ctx c = { &im, &o, hd_sim_model_key_known("read_miss_overhead_ms"), { 0 }, 0, 1, 0 };
 	struct dsblock *d = NULL, *bus = NULL, *ctlr = NULL;
 	const char *inst = NULL;
 	char *p;
