@@ -233,6 +233,40 @@ START_TEST(test_missing_files)
 }
 END_TEST
 
+START_TEST(test_layout_refused)
+{
+	const char *p = strstr(model_txt, "slips = [ 3, 7 ]");
+	char err[1024], want[2048], *text = NULL;
+	size_t len;
+
+	ck_assert_ptr_nonnull(p);
+	/* The zone has 40 sectors. */
+	tu_writef("sub/m.model", "%.*sslips = [ 3, 40 ]%s", (int)(p - model_txt), model_txt,
+		  p + strlen("slips = [ 3, 7 ]"));
+	ck_assert_int_eq(hd_sim_import(tu_path("d.diskspecs"), NULL, &text, &len, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s:14: slips: 40 lies beyond the zone's 40 sectors", tu_path("sub/m.model"));
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+START_TEST(test_two_instantiated)
+{
+	char err[1024], want[2048], *text = NULL;
+	size_t len;
+
+	tu_writef("p.parv", "source d.diskspecs\n"
+		  "disksim_disk D2 { Model = source sub/m.model }\n"
+		  "instantiate [ disk0 ] as D1\ninstantiate [ disk1 ] as D2\n");
+	ck_assert_int_eq(hd_sim_import(tu_path("p.parv"), NULL, &text, &len, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: disks D1 and D2 are both instantiated: choose one with --disk NAME",
+		 tu_path("p.parv"));
+	ck_assert_str_eq(err, want);
+	text = import_ok(tu_path("p.parv"), "disk1");
+	has_line(text, "name = D2");
+	free(text);
+}
+END_TEST
+
 /* Every row of the import table is documented in data/drives/README.md. */
 START_TEST(test_table_documented)
 {
@@ -266,5 +300,6 @@ int main(void)
 {
 	return tu_main("sim_import", "import", setup, tu_rmdir,
 		       TU_TESTS(TU_TEST(test_diskspecs), TU_TEST(test_parv), TU_TEST(test_hplplus10),
-				TU_LOOP(test_errors, bad), TU_TEST(test_missing_files), TU_TEST(test_table_documented)));
+				TU_LOOP(test_errors, bad), TU_TEST(test_missing_files),
+				TU_TEST(test_layout_refused), TU_TEST(test_two_instantiated), TU_TEST(test_table_documented)));
 }
