@@ -117,6 +117,8 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
  */
 int hd_sim_model_load(const char *spec, struct hd_sim_model **out, char *err, size_t errlen);
 void hd_sim_model_free(struct hd_sim_model *m);
+/* The model file's word for a sparing scheme ("none", "tracks", ...). */
+const char *hd_sim_sparing_name(enum hd_sim_sparing s);
 /* 1 when key is a key of the model format this parser reads. */
 int hd_sim_model_key_known(const char *key);
 

@@ -187,6 +187,19 @@ static int sim_info(const char *spec)
 	printf("seek_stddev_ms: %g\n", m->seek_stddev_ms);
 	printf("write_retry_probability: %g\n", m->write_retry_probability);
 	printf("bad_ranges: %zu\n", m->nbad);
+	{
+		uint64_t empty = 0, slips = 0, defects = 0;
+		size_t i;
+
+		for (i = 0; i < m->nzones; i++) {
+			empty += m->zones[i].empty;
+			slips += m->zones[i].nslips;
+			defects += m->zones[i].ndefects;
+		}
+		printf("sparing: %s\n", hd_sim_sparing_name(m->sparing));
+		printf("empty_sectors: %llu\nslips: %llu\nremapped_defects: %llu\n", (unsigned long long)empty,
+		       (unsigned long long)slips, (unsigned long long)defects);
+	}
 	hd_sim_model_free(m);
 	return HD_EXIT_OK;
 }

@@ -210,6 +210,16 @@ static const struct { const char *name; enum hd_sim_sparing v; } sparings[] = {
 	{ "sectors_at_end", HD_SPARE_AT_END }, { "sectors_per_zone", HD_SPARE_ZONE },
 };
 
+const char *hd_sim_sparing_name(enum hd_sim_sparing s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sparings) / sizeof(sparings[0]); i++)
+		if (sparings[i].v == s)
+			return sparings[i].name;
+	return "?";
+}
+
 static int parse_sparing(struct parser *p, const char *tok)
 {
 	size_t i;
