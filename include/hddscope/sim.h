@@ -24,6 +24,40 @@ struct hd_sim_zone {
 	uint32_t track_skew;		/* sectors, applied at each head switch */
 	uint32_t cyl_skew;		/* sectors, applied at each cylinder switch */
 	uint64_t first_lba;		/* computed: first LBA of the zone */
+	/*
+	 * The zone's layout beyond its tracks (DiskSim's layout_g1; see
+	 * data/drives/README.md, "Layout"): zone_offset, zone_empty,
+	 * zone_spares, zone_slips, zone_defects.  A slip or defect is a
+	 * physical sector of the zone, (cyl - first_cyl) * surfaces * spt +
+	 * surface * spt + sector, or a track of the zone, (cyl - first_cyl) *
+	 * surfaces + surface, under track sparing.
+	 */
+	uint32_t first_offset;		/* sectors from the index to the first track's sector 0 */
+	uint64_t empty;			/* physical sectors at the zone's front that hold no LBA */
+	uint64_t spares;		/* spare sectors (tracks) per the model's sparing */
+	uint64_t *slips;		/* sorted */
+	size_t nslips;
+	uint64_t *slip_max;		/* computed: max over j <= i of slips[j] - j */
+	uint64_t *slips_listed;		/* computed: the slips as listed when not in ascending order, else NULL */
+	struct hd_sim_remap *defects;	/* sorted by defect */
+	size_t ndefects;
+	uint64_t lbas;			/* computed: LBAs in the zone */
+	int plain;			/* computed: LBA i of the zone on its physical sector i */
+};
+
+/* A remapped defect: the sector (track) and where its LBAs went instead. */
+struct hd_sim_remap {
+	uint64_t defect, remap;
+};
+
+/* How spare sectors are laid out: DiskSim's "Sparing scheme used" (number). */
+enum hd_sim_sparing {
+	HD_SPARE_NONE = 0,		/* no spares */
+	HD_SPARE_TRACK = 1,		/* zone_spares whole tracks at the zone's end; slips are tracks */
+	HD_SPARE_CYL = 2,		/* zone_spares sectors at the end of each cylinder */
+	HD_SPARE_TRACK_SECT = 3,	/* zone_spares sectors at the end of each track */
+	HD_SPARE_AT_END = 7,		/* per cylinder, slips pushed on to the zone's end */
+	HD_SPARE_ZONE = 9,		/* zone_spares sectors at the zone's end */
 };
 
 struct hd_sim_seekpt {
@@ -60,6 +94,11 @@ struct hd_sim_model {
 	double write_retry_probability;
 	struct hd_sim_badrange *bad;
 	size_t nbad;
+	/* the layout's spares (zones carry the rest) */
+	enum hd_sim_sparing sparing;
+	/* seek: the times of distances 1 to 10, with seek_model (DiskSim's hplplus10) */
+	int has_seek_first10;
+	double seek_first10[10];
 	/* computed */
 	uint64_t sectors;		/* capacity in sectors */
 	uint32_t cylinders;		/* last zone's last cylinder + 1 */
@@ -80,6 +119,10 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
  */
 int hd_sim_model_load(const char *spec, struct hd_sim_model **out, char *err, size_t errlen);
 void hd_sim_model_free(struct hd_sim_model *m);
+/* The model file's word for a sparing scheme ("none", "tracks", ...). */
+const char *hd_sim_sparing_name(enum hd_sim_sparing s);
+/* 1 when key is a key of the model format this parser reads. */
+int hd_sim_model_key_known(const char *key);
 
 /* A physical address: cylinder, surface (head), sector within the track. */
 struct hd_sim_chs {
@@ -89,7 +132,13 @@ struct hd_sim_chs {
 /* The zone holding lba: the last zone whose first LBA is at or below it. */
 const struct hd_sim_zone *hd_sim_zone_of_lba(const struct hd_sim_model *m, uint64_t lba);
 
-/* LBA <-> CHS across zones; -ERANGE outside the drive (or in a gap between zones). */
+/*
+ * LBA <-> CHS across zones, by the layout (data/drives/README.md, "Layout");
+ * -ERANGE outside the drive, in a gap between zones, or on a sector that
+ * holds no LBA (empty space, a spare, a slip, a defect).  Where DiskSim's
+ * sectors_per_cylinder layout puts two LBAs on one sector, chs_to_lba
+ * gives one of them.
+ */
 int hd_sim_lba_to_chs(const struct hd_sim_model *m, uint64_t lba, struct hd_sim_chs *chs);
 int hd_sim_chs_to_lba(const struct hd_sim_model *m, const struct hd_sim_chs *chs, uint64_t *lba);
 /*

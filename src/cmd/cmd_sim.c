@@ -18,6 +18,7 @@
 #include "hddscope/opt.h"
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
+#include "hddscope/sim_import.h"
 #include "hddscope/util.h"
 
 /* A number with "." as the decimal point whatever the locale. */
@@ -40,6 +41,7 @@ static void sim_usage(FILE *f)
 "       hddscope sim info MODEL\n"
 "       hddscope sim locate MODEL OFFSET...\n"
 "       hddscope sim seek MODEL DISTANCE...\n"
+"       hddscope sim import FILE.parv|FILE.diskspecs [-o OUT.drive] [--disk NAME]\n"
 "\n"
 "The simulated drives.  MODEL is a built-in preset NAME or a FILE.drive\n"
 "(format: data/drives/README.md); a device spec sim:MODEL[,seed=N] opens one.\n"
@@ -51,9 +53,18 @@ static void sim_usage(FILE *f)
 "  seek      for each DISTANCE in cylinders (0 to the last cylinder): distance\n"
 "            and seek time in ms (the model's curve, without jitter or write\n"
 "            settle)\n"
+"  import    read a DiskSim 4.0 model (a .parv or .diskspecs file, the files it\n"
+"            sources, its models and seek curves) and write it as a model file;\n"
+"            what it cannot express is listed in comments\n"
 "  -h, --help  this help\n"
 "\n"
-"Exit codes: 0 ok, 1 usage, 2 no such preset or a bad model file.\n");
+"Options of import:\n"
+"  -o, --output FILE  write the model to FILE (default: standard output)\n"
+"      --disk NAME    the disksim_disk block (or instance) to import when FILE\n"
+"                     defines several and instantiates none or several\n"
+"\n"
+"Exit codes: 0 ok, 1 usage, 2 no such preset, a bad model file or a DiskSim\n"
+"file that cannot be read or imported, 3 cannot write the output.\n");
 }
 
 /* The "# source:" comment of a model file, or "-". */
@@ -181,6 +192,19 @@ static int sim_info(const char *spec)
 	printf("seek_stddev_ms: %g\n", m->seek_stddev_ms);
 	printf("write_retry_probability: %g\n", m->write_retry_probability);
 	printf("bad_ranges: %zu\n", m->nbad);
+	{
+		uint64_t empty = 0, slips = 0, defects = 0;
+		size_t i;
+
+		for (i = 0; i < m->nzones; i++) {
+			empty += m->zones[i].empty;
+			slips += m->zones[i].nslips;
+			defects += m->zones[i].ndefects;
+		}
+		printf("sparing: %s\n", hd_sim_sparing_name(m->sparing));
+		printf("empty_sectors: %llu\nslips: %llu\nremapped_defects: %llu\n", (unsigned long long)empty,
+		       (unsigned long long)slips, (unsigned long long)defects);
+	}
 	hd_sim_model_free(m);
 	return HD_EXIT_OK;
 }
@@ -242,6 +266,84 @@ static int sim_seek(const char *spec, int n, char **args)
 	return HD_EXIT_OK;
 }
 
+/* sim import FILE [-o OUT] [--disk NAME]: the options after "import". */
+static int sim_import_args(int argc, char **argv, const char **in, const char **out, const char **disk)
+{
+	int i;
+
+	*in = *out = *disk = NULL;
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i], **dst = NULL, *val = NULL;
+
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
+			dst = out;
+		else if (strncmp(a, "--output=", 9) == 0)
+			dst = out, val = a + 9;
+		else if (strcmp(a, "--disk") == 0)
+			dst = disk;
+		else if (strncmp(a, "--disk=", 7) == 0)
+			dst = disk, val = a + 7;
+		if (!dst) {
+			if (a[0] == '-' && a[1]) {
+				hd_err("sim import: unknown option '%s'", a);
+				return -1;
+			}
+			if (*in) {
+				hd_err("sim import: too many arguments: '%s'", a);
+				return -1;
+			}
+			*in = a;
+			continue;
+		}
+		if (!val && i + 1 >= argc) {
+			hd_err("sim import: %s needs a value", a);
+			return -1;
+		}
+		*dst = val ? val : argv[++i];
+	}
+	if (!*in) {
+		hd_err("sim import: missing FILE.parv or FILE.diskspecs");
+		return -1;
+	}
+	return 0;
+}
+
+static int sim_import(int argc, char **argv)
+{
+	const char *in, *out, *disk, *call = "write";
+	char err[1024], *text;
+	size_t len;
+	int rc;
+
+	if (sim_import_args(argc, argv, &in, &out, &disk))
+		return hd_usage_hint("sim");
+	/* The output is checked before anything is read. */
+	if (out && (rc = hd_out_check_file(out))) {
+		hd_err("%s: %s", out, hd_fs_strerror(rc));
+		return HD_EXIT_RUNTIME;
+	}
+	if ((rc = hd_sim_import(in, disk, &text, &len, err, sizeof(err)))) {
+		hd_err("%s", err);
+		return HD_EXIT_SETUP;
+	}
+	if (!out) {
+		rc = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : -errno;
+		free(text);
+		if (rc) {
+			hd_err("write standard output: %s", strerror(-rc));
+			return HD_EXIT_RUNTIME;
+		}
+		return HD_EXIT_OK;
+	}
+	rc = hd_out_write_all(out, text, len, &call);
+	free(text);
+	if (rc) {
+		hd_err("%s %s: %s", call, out, hd_fs_strerror(rc));
+		return HD_EXIT_RUNTIME;
+	}
+	return HD_EXIT_OK;
+}
+
 int hd_cmd_sim(int argc, char **argv)
 {
 	const char *sub;
@@ -253,7 +355,7 @@ int hd_cmd_sim(int argc, char **argv)
 			return HD_EXIT_OK;
 		}
 	if (argc < 2) {
-		hd_err("missing what to do: list, show, info, locate or seek");
+		hd_err("missing what to do: list, show, info, locate, seek or import");
 		return hd_usage_hint("sim");
 	}
 	sub = argv[1];
@@ -279,6 +381,8 @@ int hd_cmd_sim(int argc, char **argv)
 		return sub[0] == 'l' ? sim_locate(argv[2], argc - 3, argv + 3)
 				     : sim_seek(argv[2], argc - 3, argv + 3);
 	}
+	if (strcmp(sub, "import") == 0)
+		return sim_import(argc, argv);
 	hd_err("unknown sim command '%s'", sub);
 	return hd_usage_hint("sim");
 }

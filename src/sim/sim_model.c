@@ -14,6 +14,7 @@
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
 #include "hddscope/util.h"
+#include "sim_layout.h"
 
 const struct hd_preset *hd_preset_find(const char *name)
 {
@@ -32,10 +33,16 @@ enum key {
 	K_FORMAT, K_NAME, K_RPM, K_SECTOR_BYTES, K_SURFACES, K_HEAD_SWITCH, K_WRITE_SETTLE,
 	K_READ_OVH, K_WRITE_OVH, K_HIT_OVH, K_IFACE, K_SEGMENTS, K_SEGMENT_KB, K_READAHEAD_KB,
 	K_WRITE_CACHE, K_WRITE_CACHE_KB, K_QUEUE_DEPTH, K_SEEK_STDDEV, K_WRITE_RETRY,
+	/* layout */
+	K_SPARING,
 	K_NSCALAR,
 	/* repeatable */
 	K_ZONE = K_NSCALAR, K_SEEK, K_SEEK_MODEL, K_BAD,
 	K_WRITE_SEEK,
+	/* layout: each applies to the zone line above it */
+	K_ZONE_OFFSET, K_ZONE_EMPTY, K_ZONE_SPARES, K_ZONE_SLIPS, K_ZONE_DEFECTS,
+	/* seek */
+	K_SEEK_FIRST10,
 };
 
 static const char *const key_names[] = {
@@ -51,6 +58,11 @@ static const char *const key_names[] = {
 	[K_ZONE] = "zone", [K_SEEK] = "seek", [K_SEEK_MODEL] = "seek_model",
 	[K_BAD] = "bad_sectors",
 	[K_WRITE_SEEK] = "write_seek",
+	/* layout */
+	[K_SPARING] = "sparing", [K_ZONE_OFFSET] = "zone_offset", [K_ZONE_EMPTY] = "zone_empty",
+	[K_ZONE_SPARES] = "zone_spares", [K_ZONE_SLIPS] = "zone_slips", [K_ZONE_DEFECTS] = "zone_defects",
+	/* seek */
+	[K_SEEK_FIRST10] = "seek_first10",
 };
 
 #define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
@@ -67,6 +79,12 @@ struct parser {
 	unsigned *bad_lines;		/* line of each bad range, for the capacity check */
 	char quoted[96];		/* file text quoted for a message, by pq() */
 	size_t zcap, scap, bcap, wcap;
+	/* layout */
+	unsigned *zone_lines;		/* line of each zone */
+	unsigned zone_seen;		/* bits (1 << key) of the zone_* keys given for the last zone */
+	size_t slcap, dfcap;		/* the last zone's slips and defects */
+	/* seek */
+	unsigned seek_first10_line;
 };
 
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -172,6 +190,16 @@ static int parse_zone(struct parser *p, char **tok, int ntok)
 	}
 	if ((rc = grow(p, (void **)&m->zones, &p->zcap, m->nzones, sizeof(z))))
 		return rc;
+	{
+		unsigned *nl = realloc(p->zone_lines, p->zcap * sizeof(*nl));
+
+		if (!nl)
+			return -ENOMEM;
+		p->zone_lines = nl;
+	}
+	p->zone_lines[m->nzones] = p->line;
+	p->zone_seen = 0;
+	p->slcap = p->dfcap = 0;
 	m->zones[m->nzones++] = z;
 	return 0;
 }
@@ -194,6 +222,94 @@ static int parse_seek_point(struct parser *p, const char *key, char **tok, int n
 	if ((rc = grow(p, (void **)pts, cap, *n, sizeof(s))))
 		return rc;
 	(*pts)[(*n)++] = s;
+	return 0;
+}
+
+/* ---- layout: the zone_* keys and sparing ---- */
+
+static const struct { const char *name; enum hd_sim_sparing v; } sparings[] = {
+	{ "none", HD_SPARE_NONE }, { "tracks", HD_SPARE_TRACK },
+	{ "sectors_per_cylinder", HD_SPARE_CYL }, { "sectors_per_track", HD_SPARE_TRACK_SECT },
+	{ "sectors_at_end", HD_SPARE_AT_END }, { "sectors_per_zone", HD_SPARE_ZONE },
+};
+
+const char *hd_sim_sparing_name(enum hd_sim_sparing s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sparings) / sizeof(sparings[0]); i++)
+		if (sparings[i].v == s)
+			return sparings[i].name;
+	return "?";
+}
+
+static int parse_sparing(struct parser *p, const char *tok)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sparings) / sizeof(sparings[0]); i++)
+		if (strcmp(tok, sparings[i].name) == 0) {
+			p->m->sparing = sparings[i].v;
+			return 0;
+		}
+	return perr(p, "sparing: '%s': expected none, tracks, sectors_per_cylinder, "
+		    "sectors_per_track, sectors_at_end or sectors_per_zone", pq(p, tok));
+}
+
+static int parse_zone_list(struct parser *p, struct hd_sim_zone *z, int defects, char **tok, int ntok)
+{
+	const char *key = defects ? "zone_defects" : "zone_slips";
+	int i, rc;
+
+	for (i = 0; i < ntok; i++) {
+		uint64_t a, b = 0;
+		char *colon = strchr(tok[i], ':');
+
+		if (defects && !colon)
+			return perr(p, "%s: '%s': expected DEFECT:REMAP", key, pq(p, tok[i]));
+		if (colon)
+			*colon = '\0';
+		if ((rc = get_u64(p, key, tok[i], 0, UINT64_MAX / 2, &a)) ||
+		    (colon && (rc = get_u64(p, key, colon + 1, 0, UINT64_MAX / 2, &b))))
+			return rc;
+		if (defects) {
+			if ((rc = grow(p, (void **)&z->defects, &p->dfcap, z->ndefects, sizeof(*z->defects))))
+				return rc;
+			z->defects[z->ndefects++] = (struct hd_sim_remap){ a, b };
+		} else {
+			if ((rc = grow(p, (void **)&z->slips, &p->slcap, z->nslips, sizeof(*z->slips))))
+				return rc;
+			z->slips[z->nslips++] = a;
+		}
+	}
+	return 0;
+}
+
+static int parse_zone_key(struct parser *p, enum key k, char **tok, int ntok)
+{
+	struct hd_sim_zone *z;
+	uint64_t v;
+	int rc;
+
+	if (!p->m->nzones)
+		return perr(p, "%s: no zone line before it", key_names[k]);
+	z = &p->m->zones[p->m->nzones - 1];
+	if (k == K_ZONE_SLIPS || k == K_ZONE_DEFECTS)
+		return parse_zone_list(p, z, k == K_ZONE_DEFECTS, tok, ntok);
+	if (p->zone_seen & (1u << (k - K_ZONE_OFFSET)))
+		return perr(p, "%s: duplicate for the zone of line %u", key_names[k],
+			    p->zone_lines[p->m->nzones - 1]);
+	p->zone_seen |= 1u << (k - K_ZONE_OFFSET);
+	if (ntok != 1)
+		return perr(p, "%s: expected one value, got %d", key_names[k], ntok);
+	if ((rc = get_u64(p, key_names[k], tok[0], 0, k == K_ZONE_OFFSET ? z->spt - 1 : UINT32_MAX, &v)))
+		return rc;
+	if (k == K_ZONE_OFFSET)
+		z->first_offset = (uint32_t)v;
+	else if (k == K_ZONE_EMPTY)
+		z->empty = v;
+	else
+		z->spares = v;
 	return 0;
 }
 
@@ -242,6 +358,39 @@ static int parse_seek_model(struct parser *p, char **tok, int ntok)
 	m->sm_e = v[4];
 	p->seek_model_line = p->line;
 	return 0;
+}
+
+/* The times of distances 1 to 10, which seek_model's equation does not give (DiskSim hplplus10). */
+static int parse_seek_first10(struct parser *p, char **tok, int ntok)
+{
+	int i, rc;
+
+	if (p->seek_first10_line)
+		return perr(p, "seek_first10: duplicate (first on line %u)", p->seek_first10_line);
+	if (ntok != 10)
+		return perr(p, "seek_first10: expected 10 times (ms), got %d", ntok);
+	for (i = 0; i < 10; i++)
+		if ((rc = get_dbl(p, "seek_first10", tok[i], 0, 10000, 0, &p->m->seek_first10[i])))
+			return rc;
+	p->m->has_seek_first10 = 1;
+	p->seek_first10_line = p->line;
+	return 0;
+}
+
+/* Asked of the parser itself, so that every key table it has answers. */
+int hd_sim_model_key_known(const char *key)
+{
+	struct hd_sim_model *m = NULL;
+	char text[256], err[512];
+	int n = snprintf(text, sizeof(text), "%s = ?\n", key);
+
+	if (n < 0 || (size_t)n >= sizeof(text) || strchr(key, '\n') || strchr(key, '#') || strchr(key, '='))
+		return 0;
+	if (hd_sim_model_parse(text, (size_t)n, "k", &m, err, sizeof(err)) == 0) {
+		hd_sim_model_free(m);
+		return 1;
+	}
+	return strstr(err, "unknown key") == NULL;
 }
 
 static int parse_bad(struct parser *p, char **tok, int ntok)
@@ -366,6 +515,9 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->seek_stddev_ms);
 	case K_WRITE_RETRY:
 		return get_dbl(p, name, tok[0], 0, 1, 0, &m->write_retry_probability);
+	/* layout */
+	case K_SPARING:
+		return parse_sparing(p, tok[0]);
 	default:
 		return perr(p, "internal: unhandled key %s", name);
 	}
@@ -420,6 +572,9 @@ static int parse_line(struct parser *p, char *line)
 	case K_SEEK_MODEL: return parse_seek_model(p, tok, ntok);
 	case K_BAD: return parse_bad(p, tok, ntok);
 	case K_WRITE_SEEK: return parse_write_seek(p, tok, ntok);
+	case K_ZONE_OFFSET: case K_ZONE_EMPTY: case K_ZONE_SPARES: case K_ZONE_SLIPS:
+	case K_ZONE_DEFECTS: return parse_zone_key(p, (enum key)k, tok, ntok);
+	case K_SEEK_FIRST10: return parse_seek_first10(p, tok, ntok);
 	default: return parse_scalar(p, (enum key)k, val, tok, ntok);
 	}
 }
@@ -476,7 +631,6 @@ static int finish(struct parser *p)
 	static const enum key required[] = { K_FORMAT, K_RPM, K_SECTOR_BYTES, K_SURFACES };
 	struct hd_sim_model *m = p->m;
 	size_t i, j;
-	uint64_t lba = 0;
 	int rc;
 
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
@@ -486,19 +640,25 @@ static int finish(struct parser *p)
 		return perr(p, "missing required key 'zone' (at least one zone)");
 	if (!m->nseek && !m->has_seek_model)
 		return perr(p, "missing the seek curve ('seek' lines or 'seek_model')");
+	if (m->has_seek_first10 && !m->has_seek_model) {
+		p->line = p->seek_first10_line;
+		return perr(p, "seek_first10: only with seek_model");
+	}
 	if (m->write_cache && m->write_cache_kb == 0) {
 		p->line = p->seen[K_WRITE_CACHE];
 		return perr(p, "write_cache: on needs write_cache_kb > 0");
 	}
-	for (i = 0; i < m->nzones; i++) {
-		struct hd_sim_zone *z = &m->zones[i];
-		uint64_t n = (uint64_t)(z->last_cyl - z->first_cyl + 1) * m->surfaces * z->spt;
+	{
+		char why[160];
+		size_t zi;
 
-		z->first_lba = lba;
-		lba += n;
+		if ((rc = hd_sim_layout_prepare(m, why, sizeof(why), &zi))) {
+			p->line = p->zone_lines[zi];
+			if (rc == -ENOMEM)
+				return perr(p, "%s", why), -ENOMEM;
+			return perr(p, "%s", why);
+		}
 	}
-	m->sectors = lba;
-	m->cylinders = m->zones[m->nzones - 1].last_cyl + 1;
 	/* Byte offsets are int64_t (off_t) past the model: the capacity must fit. */
 	if (m->sectors > (uint64_t)INT64_MAX / m->sector_bytes) {
 		p->line = p->seen[K_SECTOR_BYTES];
@@ -574,6 +734,7 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
 	if (!rc)
 		rc = finish(&p);
 	free(p.bad_lines);
+	free(p.zone_lines);
 	if (rc) {
 		hd_sim_model_free(m);
 		return rc;
@@ -650,6 +811,7 @@ void hd_sim_model_free(struct hd_sim_model *m)
 {
 	if (!m)
 		return;
+	hd_sim_layout_free(m);
 	free(m->zones);
 	free(m->seek);
 	free(m->bad);
@@ -694,6 +856,8 @@ double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist)
 
 	if (dist == 0)
 		return 0;
+	if (m->has_seek_first10 && dist <= 10)
+		return m->seek_first10[dist - 1];
 	if (m->has_seek_model)
 		return d < m->sm_knee ? m->sm_a + m->sm_b * sqrt(d) : m->sm_c + m->sm_e * d;
 	return curve_ms(m->seek, m->nseek, dist);

@@ -9,12 +9,12 @@ command -v python3 >/dev/null || fail "python3 missing"
 "$HDDSCOPE" sim show atlas3 >"$T/bad.drive" || fail "sim show"
 cp "$T/bad.drive" "$T/dead.drive"
 # 101 sectors where every probe's reference lies (the middle of the drive).
-echo "bad_sectors = 8963000-8963100" >>"$T/bad.drive"
+echo "bad_sectors = 8898972-8899072" >>"$T/bad.drive"
 cap=$("$HDDSCOPE" sim info "$T/bad.drive" | sed -n 's/^capacity_bytes: //p')
 echo "bad_sectors = 0-$((cap / 512 - 1))" >>"$T/dead.drive"
 
 run 0 "$HDDSCOPE" profile -q --no-charts -o "$T/bad" "sim:$T/bad.drive"
-python3 - "$T/bad/summary.json" $((8963000 * 512)) $((8963101 * 512)) <<'PY' || fail "failing offsets in summary.json"
+python3 - "$T/bad/summary.json" $((8898972 * 512)) $((8899073 * 512)) <<'PY' || fail "failing offsets in summary.json"
 import json, sys
 s = json.load(open(sys.argv[1])); lo, hi = int(sys.argv[2]), int(sys.argv[3])
 seen = 0

@@ -204,7 +204,7 @@ pass "CRLF traces, models and rules"
 
 # ---- verdict counts failed accesses from the rows, not from what the header claims ----
 "$HDDSCOPE" sim show atlas3 >"$I/bad.drive"
-echo "bad_sectors = 8963000-8963100" >>"$I/bad.drive"
+echo "bad_sectors = 8898972-8899072" >>"$I/bad.drive"
 mkdir "$T/lie"
 run 0 "$HDDSCOPE" seek -q -o "$T/lie/seek-read.tsv" "sim:$I/bad.drive"
 errs=$(grep -c $'\terror$' "$T/lie/seek-read.tsv")

@@ -588,13 +588,13 @@ START_TEST(test_dev_backend)
 
 	ck_assert_int_eq(hd_dev_open(&d, "sim:atlas3,seed=7", 0, err, sizeof(err)), 0);
 	ck_assert_int_eq(d->kind, HD_DEV_SIM);
-	ck_assert_uint_eq(d->size, 17926000ULL * 512);
+	ck_assert_uint_eq(d->size, 17797944ULL * 512);
 	ck_assert_uint_eq(d->logical_sector_bytes, 512);
 	ck_assert_uint_eq(d->physical_sector_bytes, 512);
 	ck_assert_int_eq(d->rotational, 1);
 	ck_assert_int_eq(d->direct, 1);
 	ck_assert_int_eq(d->writable, 0);
-	ck_assert_str_eq(d->model, "Quantum Atlas III QM39100TD-SW");
+	ck_assert_str_eq(d->model, "QUANTUM_QM39100TD-SW");
 	ck_assert(hd_dev_can_queue(d));
 	buf = hd_buf_alloc(d, K4);
 	ck_assert_int_eq(hd_dev_timed(d, HD_OP_READ, buf, K4, 0, &lat), 0);
