@@ -92,6 +92,8 @@ struct hd_sim {
 	int ra_on, ra_fresh;		/* ra_fresh: the head must get to ra_next first */
 	uint64_t ra_next, ra_limit;	/* next sector to read, where to stop */
 	uint64_t ra_min;		/* read-ahead not to be interrupted before this sector */
+	uint64_t ra_cap;		/* and none past this sector before ra_cap_until */
+	int64_t ra_cap_until;
 	int64_t ra_t;			/* when sector ra_next starts under the head */
 	int64_t wait0;			/* the last media access's rotational wait on its first track */
 	uint64_t media_next;		/* the sector after the last media access */
@@ -488,7 +490,7 @@ static int same_track(const struct hd_sim_model *m, uint64_t x, uint64_t y)
 static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uint64_t seg_start)
 {
 	const struct hd_sim_model *m = s->m;
-	uint64_t lim;
+	uint64_t lim, cap;
 
 	if (b >= m->sectors || !s->nsegs)
 		return b;
@@ -505,14 +507,17 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 	case HD_SIM_RA_STREAM:
 		/* The next track too when the segment's data began on an earlier track. */
 		lim = track_end(m, b, !same_track(m, seg_start, b));
-		if (lim < b + s->ra_min_sectors)
-			lim = b + s->ra_min_sectors;
-		return lim < m->sectors ? lim : m->sectors;
+		break;
 	default:
 		return b;
 	}
-	if (lim > b + s->ra_sectors)
+	/* As in DiskSim, readahead_max_blocks does not bound the stream detector's read-ahead. */
+	if (m->readahead != HD_SIM_RA_STREAM && lim > b + s->ra_sectors)
 		lim = b + s->ra_sectors;
+	/* Keeping the request's data, read-ahead stops when the segment is full. */
+	cap = a + s->seg_sectors;
+	if (!m->readahead_over_requested && lim > cap)
+		lim = cap;
 	if (lim < b + s->ra_min_sectors)
 		lim = b + s->ra_min_sectors;
 	return lim < m->sectors ? lim : m->sectors;
@@ -532,12 +537,22 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 	if (!s->ra_on)
 		return;
 	g = &s->segs[s->ra_seg];
-	while (s->ra_next < s->ra_limit && s->ra_next < target && s->ra_t < T) {
+	while (s->ra_next < target && s->ra_t < T) {
 		struct hd_sim_loc l;
-		uint64_t k;
+		uint64_t k, lim = s->ra_limit;
 		double st;
 		int64_t end;
 
+		if (s->ra_t < s->ra_cap_until && s->ra_cap < lim)
+			lim = s->ra_cap;
+		if (s->ra_next >= lim) {
+			/* The segment is full of data the host is taking: go on once it has. */
+			if (lim == s->ra_limit || s->ra_cap_until >= T)
+				break;
+			s->ra_t = s->ra_cap_until;
+			s->ra_fresh = 1;
+			continue;
+		}
 		hd_sim_locate(m, s->ra_next, &l);
 		if (s->ra_fresh || l.cyl != s->cyl || l.surf != s->surf) {
 			int64_t t = s->ra_t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 1, &s->rng));
@@ -549,8 +564,8 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 			continue;
 		}
 		k = l.run;
-		if (k > s->ra_limit - s->ra_next)
-			k = s->ra_limit - s->ra_next;
+		if (k > lim - s->ra_next)
+			k = lim - s->ra_next;
 		if (k > target - s->ra_next)
 			k = target - s->ra_next;
 		st = s->rev_ns / l.z->spt;
@@ -597,6 +612,25 @@ static void stream_start(struct hd_sim *s, uint32_t i, uint64_t next, uint64_t l
 	s->ra_t = t;
 	s->ra_limit = limit;
 	s->ra_min = min < limit ? min : limit;
+}
+
+/*
+ * While a read of [.., b) is being sent to the host, until its completion
+ * at until, read-ahead may not push out what it has yet to take: with
+ * readahead_over_requested it stops a segment past b until then (and may
+ * go on afterwards, pushing out the oldest data).  A stream held at the
+ * old bound finds its next sector from t on.
+ */
+static void stream_cap(struct hd_sim *s, uint64_t b, int64_t t, int64_t until)
+{
+	if (!s->ra_on || !s->m->readahead_over_requested)
+		return;
+	if (s->ra_t < s->ra_cap_until && s->ra_next >= s->ra_cap && s->ra_next < s->ra_limit && s->ra_t < t) {
+		s->ra_t = t;
+		s->ra_fresh = 1;
+	}
+	s->ra_cap = b + s->seg_sectors;
+	s->ra_cap_until = until;
 }
 
 /*
@@ -948,13 +982,20 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		s->st.read_hits++;
 		*hit = 1;
 		t = ts + s->rhit_ns[lw] + iface_ns(s, len);
-		if (h > 0)
+		if (h > 0) {
 			hit_readahead(s, (uint32_t)h - 1, a, b, t);
+			if (s->ra_on && s->ra_seg == (uint32_t)h - 1)
+				stream_cap(s, b, ts, t);
+		}
 		return t + s->compl_ns[0];
 	}
 	if (s->ra_on && a >= s->segs[s->ra_seg].start && a <= s->ra_limit && !s->dn) {
+		stream_cap(s, b, ts, INT64_MAX);
 		t = stream_continue(s, a, b, t0, &first);
-		return read_done(s, first, t, len) + s->compl_ns[0];
+		t = read_done(s, first, t, len);
+		if (s->ra_cap_until == INT64_MAX)
+			s->ra_cap_until = t;
+		return t + s->compl_ns[0];
 	}
 	/* Read-ahead goes on through the command overhead. */
 	stream_stop(s, t0);
@@ -964,7 +1005,9 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 	t = media(s, a, b - a, 0, t, DATA_HERE, 0, &first);
 	s->free_at = t;
 	seg_fill(s, a, b, t, s->wait0);
-	return read_done(s, first, t, len) + s->compl_ns[0];
+	t = read_done(s, first, t, len);
+	stream_cap(s, b, t, t);
+	return t + s->compl_ns[0];
 }
 
 /*
