@@ -107,7 +107,10 @@ struct hd_sim {
 	int draining;		/* destaging under load, down to the low water mark */
 	int64_t infl_end;	/* the last piece of destaging ends then, */
 	uint64_t infl_bytes;	/* holding this much room until then */
-	int infl_ext;		/* and the extent it emptied */
+	int infl_ext;		/* and the extent it emptied; */
+	int64_t infl_first;	/* its first sector went under the head then; */
+	uint64_t infl_next;	/* the sector after it */
+	int64_t seg_first;	/* the media write of the dirty data began then (INT64_MAX: not yet) */
 
 	/* command queue */
 	struct qent *pend, *done;
@@ -795,8 +798,11 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 		t = s->free_at;
 	hd_sim_locate(s->m, e->start, &l);
 	k = l.run < n ? l.run : n;
-	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, NULL));
+	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first));
+	if (s->seg_first == INT64_MAX)
+		s->seg_first = s->infl_first;
 	e->start += k;
+	s->infl_next = e->start;
 	s->dirty_bytes -= k * s->sb;
 	s->infl_end = t;
 	s->infl_bytes = k * s->sb;
@@ -837,6 +843,9 @@ static void dirty_add(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int6
 	if (tail && tail->end == a) {
 		tail->end = b;
 	} else {
+		/* A segment of its own, unless it follows one whose media write goes on. */
+		if (!s->dn && !(s->infl_end > t0 && a == s->infl_next))
+			s->seg_first = INT64_MAX;
 		tail = ext(s, s->dn++);
 		*tail = (struct extent){ .start = a, .end = b, .t0 = t0 };
 	}
@@ -859,9 +868,16 @@ static int wc_full(const struct hd_sim *s, uint64_t a, uint64_t n, int64_t t)
 
 	if (s->wc == HD_SIM_WC_ON)
 		return bytes + n * s->sb > s->wc_bytes || (!appends && exts >= s->wsegs);
-	if (appends && tail->end - tail->start + n <= s->wseg_sectors)
+	/*
+	 * DiskSim's segments: one whose media write has not begun yet takes
+	 * data that follows it, a write that does not append (or comes later)
+	 * takes another segment, or waits for one.
+	 */
+	if (t < s->seg_first && ((appends && tail->end - tail->start + n <= s->wseg_sectors) ||
+				 (!s->dn && busy && a == s->infl_next && s->infl_bytes / s->sb + n <= s->wseg_sectors)))
 		return 0;
-	return exts >= s->wsegs;
+	/* At fast write level 2 any other write waits until all dirty data is on the media. */
+	return s->wc == HD_SIM_WC_FLUSH ? exts > 0 : exts >= s->wsegs;
 }
 
 /*
@@ -1402,6 +1418,7 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	s->ra_min_sectors = m->readahead_min_blocks * BLK / m->sector_bytes;
 	s->wc = m->write_cache;
 	wc_size(s, m->write_cache_kb * 1024);
+	s->seg_first = INT64_MAX;
 	/* No segment that holds a sector: no read cache at all; a separate write segment is one of them. */
 	s->nsegs = s->seg_sectors ? m->cache_segments : 0;
 	if (s->nsegs > 1 && m->separate_write_segment)
