@@ -724,11 +724,22 @@ static void hit_readahead(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b, 
 	struct seg *g = &s->segs[i];
 	uint64_t lim = ra_limit_for(s, a, b, g->start);
 
+	/*
+	 * Read-ahead under way reads on.  Read-ahead that stopped with its
+	 * segment full (readahead_over_requested off) starts again only on
+	 * readahead_on_hit, as in DiskSim.
+	 */
+	if (s->ra_on && s->ra_seg == i && (s->ra_next < s->ra_limit || s->m->readahead_over_requested)) {
+		stream_extend(s, lim, t);
+		return;
+	}
+	if (!s->m->readahead_on_hit || g->end >= lim)
+		return;
 	if (s->ra_on && s->ra_seg == i) {
 		stream_extend(s, lim, t);
 		return;
 	}
-	if (!s->m->readahead_on_hit || s->ra_on || g->end >= lim)
+	if (s->ra_on)
 		return;
 	stream_start(s, i, g->end, lim, b + s->ra_min_sectors, t > s->free_at ? t : s->free_at, 1);
 }
