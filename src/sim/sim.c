@@ -111,6 +111,7 @@ struct hd_sim {
 	int64_t infl_first;	/* its first sector went under the head then; */
 	uint64_t infl_next;	/* the sector after it */
 	int64_t seg_first;	/* the media write of the dirty data began then (INT64_MAX: not yet) */
+	int seg_joins;		/* writes that joined it since its first access was set up */
 
 	/* command queue */
 	struct qent *pend, *done;
@@ -809,6 +810,13 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 		t = s->free_at;
 	hd_sim_locate(s->m, e->start, &l);
 	k = l.run < n ? l.run : n;
+	/*
+	 * DiskSim writes each request's data of a segment by an access of its
+	 * own, which finds its first sector, right after the last access's,
+	 * just gone by: a revolution.
+	 */
+	if (s->wc != HD_SIM_WC_ON && e->start == e->p && e->start == s->media_next && t <= s->media_end)
+		t += rnd(s->rev_ns);
 	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first));
 	if (s->seg_first == INT64_MAX)
 		s->seg_first = s->infl_first;
@@ -850,13 +858,18 @@ static void dirty_add(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int6
 	/* Rewriting data the cache holds replaces it in place: no more room, no more destaging. */
 	if (s->wc == HD_SIM_WC_ON && dirty_covers(s, a, b))
 		return;
-	/* Sequential writes are destaged as one. */
-	if (tail && tail->end == a) {
+	/* Sequential writes are destaged as one (DiskSim's segments: one access a request). */
+	if (s->wc == HD_SIM_WC_ON && tail && tail->end == a) {
 		tail->end = b;
 	} else {
-		/* A segment of its own, unless it follows one whose media write goes on. */
-		if (!s->dn && !(s->infl_end > t0 && a == s->infl_next))
+		/* DiskSim: a segment of its own, unless it follows one whose media write goes on. */
+		if ((tail && tail->end == a) || (!s->dn && s->infl_end > t0 && a == s->infl_next)) {
+			if (s->seg_first != INT64_MAX)
+				s->seg_joins++;
+		} else {
 			s->seg_first = INT64_MAX;
+			s->seg_joins = 0;
+		}
 		tail = ext(s, s->dn++);
 		*tail = (struct extent){ .start = a, .end = b, .t0 = t0 };
 	}
@@ -881,11 +894,12 @@ static int wc_full(const struct hd_sim *s, uint64_t a, uint64_t n, int64_t t)
 		return bytes + n * s->sb > s->wc_bytes || (!appends && exts >= s->wsegs);
 	/*
 	 * DiskSim's segments: one whose media write has not begun yet takes
-	 * data that follows it, a write that does not append (or comes later)
-	 * takes another segment, or waits for one.
+	 * data that follows it (one write only, once its first access is set
+	 * up); a write that does not append, or comes later, takes another
+	 * segment, or waits for one.
 	 */
-	if (t < s->seg_first && ((appends && tail->end - tail->start + n <= s->wseg_sectors) ||
-				 (!s->dn && busy && a == s->infl_next && s->infl_bytes / s->sb + n <= s->wseg_sectors)))
+	if (t < s->seg_first && (s->seg_first == INT64_MAX || !s->seg_joins) &&
+	    bytes / s->sb + n <= s->wseg_sectors && (appends || (!s->dn && busy && a == s->infl_next)))
 		return 0;
 	/* At fast write level 2 any other write waits until all dirty data is on the media. */
 	return s->wc == HD_SIM_WC_FLUSH ? exts > 0 : exts >= s->wsegs;
