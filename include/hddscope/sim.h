@@ -82,6 +82,8 @@ struct hd_sim_model {
 	uint64_t readahead_min_blocks, readahead_max_blocks;
 	int readahead_over_requested, readahead_on_hit, read_any_free_blocks;
 	double destage_low, destage_high;	/* fractions of the write cache */
+	double reselect_overhead_ms;	/* DiskSim's first SCSI reselection of a request */
+	double data_prep_overhead_ms;
 
 	/* computed */
 	uint64_t sectors;		/* capacity in sectors */

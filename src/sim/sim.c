@@ -79,7 +79,7 @@ struct hd_sim {
 	/* constants from the model; [0] after a read or for a read, [1] after a write or for a write */
 	double rev_ns, iface_ns_per_byte, iface_w_ns_per_byte, seek_sd_ns;
 	int64_t head_switch_ns, settle_ns, req_ovh_ns;
-	int64_t rmiss_ns[2], rhit_ns[2], wmiss_ns[2], whit_ns[2], compl_ns[2];
+	int64_t rmiss_ns[2], rhit_ns[2], wmiss_ns[2], whit_ns[2], compl_ns[2], resel_ns[1], prep_ns;
 	uint64_t seg_sectors, ra_sectors, ra_min_sectors, wc_bytes, wseg_sectors;
 	uint64_t lo_bytes, hi_bytes;	/* destage water marks */
 	uint32_t wsegs;		/* extents (segments) that may hold write data */
@@ -1011,6 +1011,26 @@ static int64_t stream_continue(struct hd_sim *s, uint64_t a, uint64_t b, int64_t
 	return s->ra_t > t0 ? s->ra_t : t0;
 }
 
+/*
+ * DiskSim's SCSI reselection: a drive that disconnected for positioning
+ * reselects the host, reselect_overhead_ms plus data_prep_overhead_ms,
+ * while the platter turns; when the first sector of [a, ..) comes round
+ * sooner, the access misses it and waits a revolution.  Returns when the
+ * access may start: t, or a revolution later.
+ */
+static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
+{
+	int64_t need = s->resel_ns[0] + s->prep_ns;
+	struct hd_sim_loc l;
+	int64_t arrive;
+
+	if (!s->resel_ns[0])
+		return t;
+	hd_sim_locate(s->m, a, &l);
+	arrive = t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 0, NULL));
+	return rot_wait(s, hd_sim_loc_angle(s->m, &l), arrive) - arrive < need ? t + rnd(s->rev_ns) : t;
+}
+
 /* A read of [a, b) arriving at ts (its request overhead done); returns its completion. */
 static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off, uint64_t a, uint64_t b,
 			  int64_t ts, int *hit)
@@ -1022,7 +1042,7 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 	if (h) {
 		s->st.read_hits++;
 		*hit = 1;
-		t = ts + s->rhit_ns[lw] + iface_ns(s, len);
+		t = ts + s->rhit_ns[lw] + s->prep_ns + iface_ns(s, len);
 		if (h > 0) {
 			hit_readahead(s, (uint32_t)h - 1, a, b, t);
 			if (s->ra_on && s->ra_seg == (uint32_t)h - 1)
@@ -1043,7 +1063,7 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 	t = wc_before_media(s, t0);
 	if (t < s->free_at)
 		t = s->free_at;
-	t = media(s, a, b - a, 0, t, DATA_HERE, 0, &first);
+	t = media(s, a, b - a, 0, reselect(s, a, t), DATA_HERE, 0, &first);
 	s->free_at = t;
 	seg_fill(s, a, b, t, s->wait0);
 	t = read_done(s, first, t, len);
@@ -1086,9 +1106,9 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 
 	if (s->wc == HD_SIM_WC_ON && !s->fua && (b - a) * s->sb > s->wc_bytes / 4) {
 		*hit = 1;
-		return wc_stream(s, a, b, ts + s->whit_ns[lw]) + s->compl_ns[1];
+		return wc_stream(s, a, b, ts + s->whit_ns[lw] + s->prep_ns) + s->compl_ns[1];
 	}
-	t = wc_admit(s, a, b, ts + s->whit_ns[lw]);
+	t = wc_admit(s, a, b, ts + s->whit_ns[lw] + s->prep_ns);
 	if (t >= 0) {
 		int64_t done = t + iface_w_ns(s, len);
 
@@ -1098,12 +1118,12 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 		return done + s->compl_ns[1];
 	}
 	/* To the media, after all dirty data; the host sends the data from the end of the overhead on. */
-	d0 = ts + s->wmiss_ns[lw];
+	d0 = ts + s->wmiss_ns[lw] + s->prep_ns;
 	stream_stop(s, d0);
 	t = wc_flush(s, d0);
 	if (t < s->free_at)
 		t = s->free_at;
-	t = media(s, a, b - a, 1, t, d0, (double)s->sb * s->iface_w_ns_per_byte, NULL);
+	t = media(s, a, b - a, 1, reselect(s, a, t), d0, (double)s->sb * s->iface_w_ns_per_byte, NULL);
 	/* A partial physical sector is read first and written a revolution later. */
 	if (off % s->sb || len % s->sb)
 		t += rnd(s->rev_ns);
@@ -1438,6 +1458,8 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 		s->whit_ns[i] = rnd(m->write_hit_ovh_ms[i] * 1e6);
 		s->compl_ns[i] = rnd(m->completion_ovh_ms[i] * 1e6);
 	}
+	s->resel_ns[0] = rnd(m->reselect_overhead_ms * 1e6);
+	s->prep_ns = rnd(m->data_prep_overhead_ms * 1e6);
 	s->seg_sectors = m->cache_segment_blocks * BLK / m->sector_bytes;
 	s->ra_sectors = m->readahead_max_blocks * BLK / m->sector_bytes;
 	s->ra_min_sectors = m->readahead_min_blocks * BLK / m->sector_bytes;

@@ -268,7 +268,7 @@ static int parse_bad(struct parser *p, char **tok, int ntok)
 enum ekey {
 	E_RMISS, E_RHIT, E_WMISS, E_WHIT, E_REQ_OVH, E_COMPL_OVH, E_SEG_BLOCKS, E_WRITE_SEGS,
 	E_SEP_WSEG, E_RA, E_RA_MIN, E_RA_MAX, E_RA_OVER, E_RA_HIT, E_RA_FREE, E_WATER,
-	E_SETTLE_HS, E_N
+	E_SETTLE_HS, E_RESELECT, E_PREP, E_N
 };
 
 static const char *const ekey_names[E_N] = {
@@ -280,7 +280,8 @@ static const char *const ekey_names[E_N] = {
 	[E_RA_MIN] = "readahead_min_blocks", [E_RA_MAX] = "readahead_max_blocks",
 	[E_RA_OVER] = "readahead_over_requested", [E_RA_HIT] = "readahead_on_hit",
 	[E_RA_FREE] = "read_any_free_blocks", [E_WATER] = "destage_water_marks",
-	[E_SETTLE_HS] = "write_settle_on_head_switch",
+	[E_SETTLE_HS] = "write_settle_on_head_switch", [E_RESELECT] = "reselect_overhead_ms",
+	[E_PREP] = "data_prep_overhead_ms",
 };
 
 /* struct parser's eseen has room for every engine key. */
@@ -372,6 +373,8 @@ static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
 		return perr(p, "%s: expected one value, got %d", name, ntok);
 	switch (k) {
 	case E_REQ_OVH: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->request_overhead_ms);
+	case E_PREP: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->data_prep_overhead_ms);
+	case E_RESELECT: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->reselect_overhead_ms);
 	case E_SEG_BLOCKS: return get_u64(p, name, tok[0], 0, 1u << 23, &m->cache_segment_blocks);
 	case E_WRITE_SEGS:
 		if ((rc = get_u64(p, name, tok[0], 1, 4096, &u)))

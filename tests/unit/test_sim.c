@@ -644,6 +644,47 @@ START_TEST(test_water_marks)
 }
 END_TEST
 
+/* The latency of a 4 KiB read at `ahead` sectors past the one under the head once its overhead is done. */
+static int64_t read_ahead_of_head(const char *extra, int ahead)
+{
+	struct rig r = rig_new(extra, 1);
+	struct hd_sim_chs c = { 300, 1, 0 };
+	double rel;
+	int64_t t0, lat;
+	long k;
+
+	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 100), K4, NULL, NULL);
+	t0 = hd_sim_now(r.s);
+	rel = fmod(fmod((double)t0 + 200000, REV_NS) / REV_NS - hd_sim_sector_angle(r.m, &c) + 2, 1.0) * 200;
+	k = ((long)ceil(rel) + ahead) % 200;
+	if (k > 192)
+		k = (k + 8) % 200;
+	lat = timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, (uint32_t)k), K4, NULL, NULL);
+	rig_free(&r);
+	return lat;
+}
+
+/*
+ * DiskSim's SCSI reselection (0.3 ms here): a first sector that comes
+ * round sooner after positioning is missed, a revolution; one that comes
+ * later is not.  Data preparation adds to a hit.
+ */
+START_TEST(test_reselect)
+{
+	struct rig r = rig_new("reselect_overhead_ms = 0.3\ndata_prep_overhead_ms = 0.05\ncache_segments = 2\n"
+			       "cache_segment_kb = 64\nreadahead = off\n", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 0);
+	int hit;
+
+	ck_near(read_ahead_of_head("reselect_overhead_ms = 0.3\n", 2) - read_ahead_of_head("", 2), REV_NS, 2);
+	ck_near(read_ahead_of_head("reselect_overhead_ms = 0.3\n", 30), read_ahead_of_head("", 30), 2);
+	timed(r.s, HD_OP_READ, x, K4, NULL, NULL);
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, x, K4, &hit, NULL), 100000 + 50000 + IFACE_4K);
+	ck_assert_int_eq(hit, 1);
+	rig_free(&r);
+}
+END_TEST
+
 /* Random 4 KiB reads from 8 clients, one outstanding each; returns IOPS. */
 static double queued_iops(const char *extra, int check_fifo)
 {
@@ -882,5 +923,5 @@ int main(void)
 				TU_TEST(test_data), TU_TEST(test_determinism_and_jitter), TU_TEST(test_write_retry),
 				TU_TEST(test_dev_backend), TU_TEST(test_overheads), TU_TEST(test_write_rate),
 				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip), TU_TEST(test_fast_write_levels),
-				TU_TEST(test_water_marks)));
+				TU_TEST(test_water_marks), TU_TEST(test_reselect)));
 }

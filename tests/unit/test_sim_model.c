@@ -110,7 +110,8 @@ START_TEST(test_parse_engine_keys)
 		 "interface_mb_s = 4.83 9.66\ncache_segment_blocks = 64\nwrite_segments = 2\n"
 		 "readahead = stream\nreadahead_min_blocks = 8\nreadahead_max_blocks = 64\n"
 		 "readahead_over_requested = off\nreadahead_on_hit = on\nread_any_free_blocks = on\n"
-		 "write_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n");
+		 "write_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n"
+		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\n");
 	m = parse_ok(text);
 	ck_assert(m->read_miss_ovh_ms[0] == 0.1 && m->read_miss_ovh_ms[1] == 0.2);
 	ck_assert(m->read_hit_ovh_ms[0] == 0.374 && m->read_hit_ovh_ms[1] == 0.335);
@@ -133,6 +134,7 @@ START_TEST(test_parse_engine_keys)
 	/* flush without write_cache_kb: its write segments' size. */
 	ck_assert_uint_eq(m->write_cache_kb, 64);
 	ck_assert(m->write_settle_ms == -0.483 && m->write_settle_on_head_switch);
+	ck_assert(m->reselect_overhead_ms == 0.16249 && m->data_prep_overhead_ms == 0.02519);
 	hd_sim_model_free(m);
 
 	/* The shorthands, and the defaults that follow from write_cache. */
