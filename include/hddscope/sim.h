@@ -69,6 +69,12 @@ struct hd_sim_badrange {
 	uint64_t first, last;		/* inclusive, sorted, merged */
 };
 
+/* write_cache: off, on (a modern drive's write-back cache), DiskSim's fast write levels 1 and 2. */
+enum hd_sim_wc { HD_SIM_WC_OFF, HD_SIM_WC_ON, HD_SIM_WC_APPEND, HD_SIM_WC_FLUSH };
+/* readahead: DiskSim's "Buffer continuous read" 0..4. */
+enum hd_sim_readahead { HD_SIM_RA_OFF, HD_SIM_RA_TRACK, HD_SIM_RA_CYLINDER, HD_SIM_RA_SEGMENT,
+			HD_SIM_RA_STREAM };
+
 struct hd_sim_model {
 	char name[128];
 	double rpm;
@@ -87,7 +93,7 @@ struct hd_sim_model {
 	double interface_mb_s;		/* MB = 10^6 bytes */
 	uint32_t cache_segments;
 	uint64_t cache_segment_kb, readahead_kb;
-	int write_cache;
+	int write_cache;		/* enum hd_sim_wc */
 	uint64_t write_cache_kb;
 	uint32_t queue_depth;
 	double seek_stddev_ms;
@@ -99,6 +105,27 @@ struct hd_sim_model {
 	/* seek: the times of distances 1 to 10, with seek_model (DiskSim's hplplus10) */
 	int has_seek_first10;
 	double seek_first10[10];
+	/*
+	 * The controller and cache as DiskSim's disk has them (the engine's
+	 * keys in data/drives/README.md).  Pairs: [0] after a read request or
+	 * for reads, [1] after a write request or for writes.  The shorthands
+	 * above (read_overhead_ms, ...) hold the [0] values after parsing.
+	 */
+	double read_miss_ovh_ms[2], read_hit_ovh_ms[2];	/* after a read, after a write */
+	double write_miss_ovh_ms[2], write_hit_ovh_ms[2];
+	double request_overhead_ms, completion_ovh_ms[2];	/* read, write */
+	double interface_write_mb_s;	/* interface_mb_s is the read direction */
+	int write_settle_on_head_switch;
+	uint64_t cache_segment_blocks;	/* 512-byte blocks per segment, from either key */
+	uint32_t write_segments;	/* resolved: segments or extents holding write data */
+	int separate_write_segment;
+	int readahead;			/* enum hd_sim_readahead */
+	uint64_t readahead_min_blocks, readahead_max_blocks;
+	int readahead_over_requested, readahead_on_hit, read_any_free_blocks;
+	double destage_low, destage_high;	/* fractions of the write cache */
+	double reselect_overhead_ms;	/* DiskSim's first SCSI reselection of a request */
+	double data_prep_overhead_ms;
+
 	/* computed */
 	uint64_t sectors;		/* capacity in sectors */
 	uint32_t cylinders;		/* last zone's last cylinder + 1 */

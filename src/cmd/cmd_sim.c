@@ -186,7 +186,8 @@ static int sim_info(const char *spec)
 	printf("cache_segments: %u\n", m->cache_segments);
 	printf("cache_segment_kb: %llu\n", (unsigned long long)m->cache_segment_kb);
 	printf("readahead_kb: %llu\n", (unsigned long long)m->readahead_kb);
-	printf("write_cache: %s\n", m->write_cache ? "on" : "off");
+	printf("write_cache: %s\n", m->write_cache == HD_SIM_WC_APPEND ? "append" :
+				    m->write_cache == HD_SIM_WC_FLUSH ? "flush" : m->write_cache ? "on" : "off");
 	printf("write_cache_kb: %llu\n", (unsigned long long)m->write_cache_kb);
 	printf("queue_depth: %u\n", m->queue_depth);
 	printf("seek_stddev_ms: %g\n", m->seek_stddev_ms);

@@ -88,7 +88,8 @@ static void sim_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive
 	id->write_cache_supported = 1;
 	id->write_cache = hd_sim_write_cache(sim_of(d));
 	id->read_lookahead_supported = 1;
-	id->read_lookahead = m->readahead_kb > 0;
+	id->read_lookahead = m->cache_segment_blocks > 0 && m->readahead != HD_SIM_RA_OFF &&
+			     (m->readahead_max_blocks > 0 || m->readahead == HD_SIM_RA_STREAM);
 	id->logical_sector_bytes = BLK;
 	id->physical_sector_bytes = m->sector_bytes;
 	id->ncq_depth = m->queue_depth > 1 ? (int)m->queue_depth : 0;

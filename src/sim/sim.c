@@ -36,8 +36,15 @@ struct seg {
 	uint64_t used;		/* LRU stamp */
 };
 
+/*
+ * Write data waiting in the cache: sectors [start, end), whose data began
+ * to arrive at t0.  Its last write began at sector p: from pt0 on, one
+ * sector every psec ns (the sectors before p had arrived by then).
+ */
 struct extent {
-	uint64_t start, end;
+	uint64_t start, end, p;
+	int64_t t0, pt0;
+	double psec;
 };
 
 /* A queued request: the caller's request plus what the engine needs. */
@@ -61,29 +68,50 @@ struct hd_sim {
 	struct hd_rng rng;
 	int64_t now;		/* the host's clock */
 	int fua;		/* every write goes to the media before it completes */
-	int wc;			/* the write-back cache is on (the model's, until switched) */
-	int64_t free_at;	/* the drive is busy until then */
+	int wc;			/* enum hd_sim_wc: the model's, until switched */
+	int64_t free_at;	/* the mechanism is busy until then */
+	int64_t ctl_at;		/* the controller is busy until then (the last completion) */
 	uint32_t cyl, surf;	/* where the head is */
+	int last_write;		/* the last request completed was a write */
+	uint64_t prev_end;	/* where the last request ended, +1 (0: none) */
+	int prev_write;
 
-	/* constants from the model */
-	double rev_ns, iface_ns_per_byte, seek_sd_ns;
-	int64_t head_switch_ns, settle_ns, rd_ovh_ns, wr_ovh_ns, hit_ovh_ns;
-	uint64_t seg_sectors, ra_sectors, wc_bytes;
+	/* constants from the model; [0] after a read or for a read, [1] after a write or for a write */
+	double rev_ns, iface_ns_per_byte, iface_w_ns_per_byte, seek_sd_ns;
+	int64_t head_switch_ns, settle_ns, req_ovh_ns;
+	int64_t rmiss_ns[2], rhit_ns[2], wmiss_ns[2], whit_ns[2], compl_ns[2], resel_ns[1], prep_ns;
+	uint64_t seg_sectors, ra_sectors, ra_min_sectors, wc_bytes, wseg_sectors;
+	uint64_t lo_bytes, hi_bytes;	/* destage water marks */
+	uint32_t wsegs;		/* extents (segments) that may hold write data */
 	uint32_t sb;		/* sector bytes */
 
 	/* read cache and the read-ahead stream */
 	struct seg *segs;
 	uint32_t nsegs;
 	uint64_t stamp;
-	int ra_on;
+	int ra_on, ra_fresh;		/* ra_fresh: the head must get to ra_next first */
 	uint64_t ra_next, ra_limit;	/* next sector to read, where to stop */
+	uint64_t ra_min;		/* read-ahead not to be interrupted before this sector */
+	uint64_t ra_cap;		/* and none past this sector before ra_cap_until */
+	int64_t ra_cap_until;
 	int64_t ra_t;			/* when sector ra_next starts under the head */
+	int64_t wait0;			/* the last media access's rotational wait on its first track */
+	uint64_t media_next;		/* the sector after the last media access */
+	int64_t media_end;		/* when it ended */
 	uint32_t ra_seg;
 
 	/* write-back cache: a ring of extents waiting to be destaged, oldest first */
 	struct extent *dirty;
 	size_t dhead, dn;
 	uint64_t dirty_bytes;
+	int draining;		/* destaging under load, down to the low water mark */
+	int64_t infl_end;	/* the last piece of destaging ends then, */
+	uint64_t infl_bytes;	/* holding this much room until then */
+	int infl_ext;		/* and the extent it emptied; */
+	int64_t infl_first;	/* its first sector went under the head then; */
+	uint64_t infl_next;	/* the sector after it */
+	int64_t seg_first;	/* the media write of the dirty data began then (INT64_MAX: not yet) */
+	int seg_joins;		/* writes that joined it since its first access was set up */
 
 	/* command queue */
 	struct qent *pend, *done;
@@ -233,9 +261,22 @@ static int data_write(struct hd_sim *s, const void *buf, uint64_t off, size_t le
 
 	if (!buf)
 		return 0;
-	for (b = 0; b < len / BLK; b++)
-		if ((rc = store_put(&s->store, off / BLK + b, p + b * BLK)))
+	for (b = 0; b < len / BLK; b++) {
+		uint64_t blk = off / BLK + b;
+		unsigned char fill[BLK];
+
+		/*
+		 * A block written back with the bytes it reads as unwritten needs
+		 * no room (data-preserving writes rewrite what they read).
+		 */
+		if (!s->store.n || !store_get(&s->store, blk)) {
+			hd_sim_fill(fill, blk * BLK, BLK);
+			if (memcmp(fill, p + b * BLK, BLK) == 0)
+				continue;
+		}
+		if ((rc = store_put(&s->store, blk, p + b * BLK)))
 			return rc;
+	}
 	return 0;
 }
 
@@ -247,8 +288,11 @@ static int64_t rnd(double x)
 	return (int64_t)(x >= 0 ? x + 0.5 : x - 0.5);
 }
 
+/* Which positionings of a write settle: none (a read), a seek that starts an access, every one. */
+enum settle { SETTLE_NONE, SETTLE_SEEK, SETTLE_ALL };
+
 /* Positioning time from the head's place to (cyl, surf), without moving it. */
-static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, int write, int jitter,
+static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, enum settle settle, int jitter,
 		      struct hd_rng *rng)
 {
 	double ns = 0;
@@ -256,19 +300,23 @@ static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, int w
 	if (cyl != s->cyl) {
 		uint64_t d = cyl > s->cyl ? cyl - s->cyl : s->cyl - cyl;
 
-		ns = (write ? hd_sim_write_seek_ms(s->m, d) : hd_sim_seek_ms(s->m, d)) * 1e6;
+		/* A write's own seek curve where the model has one. */
+		ns = (settle != SETTLE_NONE ? hd_sim_write_seek_ms(s->m, d) : hd_sim_seek_ms(s->m, d)) * 1e6;
 		if (jitter && s->seek_sd_ns > 0) {
 			ns += s->seek_sd_ns * hd_rng_gauss(rng);
 			if (ns < 0)
 				ns = 0;
 		}
+		/* Writing needs the head settled more precisely than reading does. */
+		if (settle != SETTLE_NONE)
+			ns += (double)s->settle_ns;
 	} else if (surf != s->surf) {
+		/* A head switch: DiskSim settles a write here too. */
 		ns = (double)s->head_switch_ns;
+		if (settle == SETTLE_ALL)
+			ns += (double)s->settle_ns;
 	}
-	/* Writing needs the head settled more precisely than reading does. */
-	if (write && (cyl != s->cyl || surf != s->surf))
-		ns += (double)s->settle_ns;
-	return ns;
+	return ns > 0 ? ns : 0;
 }
 
 /* The time at or after t when a sector at angle (revolutions) starts under the head. */
@@ -287,41 +335,75 @@ static int64_t rot_wait(const struct hd_sim *s, double angle, int64_t t)
 	return t + rnd(wns);
 }
 
+/* No host data to wait for: a read, or a write whose data is all in the buffer. */
+#define DATA_HERE INT64_MIN
+
 /*
  * Transfer sectors [lba, lba + n) between media and buffer, starting at t
  * with the head wherever it is: per track, positioning (a seek, or a head
  * switch), then the rotational wait for the first sector, then the
- * sectors.  A write starts on the media no earlier than data_ready.
- * Returns the time the last sector has passed under the head; *first (if
- * not NULL) receives the time the first one began to.
+ * sectors.  A write's data crosses the interface from data0 on, one sector
+ * every sec_ns (data0 = DATA_HERE: it is all in the buffer): the media
+ * write of a sector cannot start before that sector has arrived, and a
+ * track's sectors are written in one pass.  Returns the time the last
+ * sector has passed under the head; *first (if not NULL) receives the time
+ * the first one began to.
  */
 static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int64_t t,
-		     int64_t data_ready, int64_t *first)
+		     int64_t data0, double sec_ns, int64_t *first)
 {
 	const struct hd_sim_model *m = s->m;
 	struct hd_sim_loc l;
-	int started = 0;
+	uint64_t done = 0;
+	/*
+	 * A write settles after the seek that starts it, not at the track
+	 * switches inside it, where the skews cover the switch (unless the
+	 * model settles everywhere, as DiskSim does); a write that goes on
+	 * where the last media access ended, without a pause, is inside it.
+	 */
+	enum settle settle = !write ? SETTLE_NONE : m->write_settle_on_head_switch ? SETTLE_ALL :
+			     lba == s->media_next && t <= s->media_end ? SETTLE_NONE : SETTLE_SEEK;
 
 	hd_sim_locate(m, lba, &l);
 	while (n > 0) {
 		uint64_t k = l.run;
+		double st;
 
 		if (k > n)
 			k = n;
-		t += rnd(move_ns(s, l.cyl, l.surf, write, 1, &s->rng));
+		st = s->rev_ns / l.z->spt;
+		t += rnd(move_ns(s, l.cyl, l.surf, settle, 1, &s->rng));
+		if (settle == SETTLE_SEEK)
+			settle = SETTLE_NONE;
 		s->cyl = l.cyl;
 		s->surf = l.surf;
-		if (t < data_ready)
-			t = data_ready;
-		t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
-		if (!started && first)
-			*first = t;
-		started = 1;
-		t += rnd((double)k * s->rev_ns / l.z->spt);
+		if (data0 != DATA_HERE) {
+			/* Sector done + i arrives at data0 + (done + i + 1) sec_ns, is written at t + i st. */
+			double need = (double)data0 + (double)(done + 1) * sec_ns;
+
+			if (sec_ns > st)
+				need += (double)(k - 1) * (sec_ns - st);
+			if ((double)t < need)
+				t = (int64_t)ceil(need);
+		}
+		if (!done) {
+			int64_t arrive = t;
+
+			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
+			s->wait0 = t - arrive;
+			if (first)
+				*first = t;
+		} else {
+			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
+		}
+		t += rnd((double)k * st);
 		n -= k;
+		done += k;
 		if (n)
 			hd_sim_next_track(m, &l);
 	}
+	s->media_next = lba + done;
+	s->media_end = t;
 	return t;
 }
 
@@ -336,6 +418,11 @@ static int64_t write_retry(struct hd_sim *s, int64_t t)
 static int64_t iface_ns(const struct hd_sim *s, size_t len)
 {
 	return rnd((double)len * s->iface_ns_per_byte);
+}
+
+static int64_t iface_w_ns(const struct hd_sim *s, size_t len)
+{
+	return rnd((double)len * s->iface_w_ns_per_byte);
 }
 
 /*
@@ -360,6 +447,89 @@ static void seg_trim(struct hd_sim *s, struct seg *g)
 		g->start = g->end - s->seg_sectors;
 }
 
+/* The first LBA past the track holding lba, or past the track after it (next). */
+static uint64_t track_end(const struct hd_sim_model *m, uint64_t lba, int next)
+{
+	struct hd_sim_loc l;
+	uint64_t end;
+
+	hd_sim_locate(m, lba, &l);
+	end = lba + l.run;
+	if (next && end < m->sectors) {
+		hd_sim_locate(m, end, &l);
+		end += l.run;
+	}
+	return end;
+}
+
+/* The first LBA past the cylinder holding lba. */
+static uint64_t cyl_end(const struct hd_sim_model *m, uint64_t lba)
+{
+	struct hd_sim_loc l;
+	uint32_t cyl;
+
+	hd_sim_locate(m, lba, &l);
+	cyl = l.cyl;
+	for (;;) {
+		lba += l.run;
+		if (lba >= m->sectors)
+			return m->sectors;
+		hd_sim_locate(m, lba, &l);
+		if (l.cyl != cyl)
+			return lba;
+	}
+}
+
+/* Do two LBAs lie on the same track? */
+static int same_track(const struct hd_sim_model *m, uint64_t x, uint64_t y)
+{
+	struct hd_sim_loc lx, ly;
+
+	hd_sim_locate(m, x, &lx);
+	hd_sim_locate(m, y, &ly);
+	return lx.cyl == ly.cyl && lx.surf == ly.surf;
+}
+
+/*
+ * Where read-ahead after a read of [a, b) stops (the key readahead in
+ * data/drives/README.md); seg_start is where the segment's data begins.
+ */
+static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uint64_t seg_start)
+{
+	const struct hd_sim_model *m = s->m;
+	uint64_t lim, cap;
+
+	if (b >= m->sectors || !s->nsegs)
+		return b;
+	switch (m->readahead) {
+	case HD_SIM_RA_TRACK:
+		lim = track_end(m, b - 1, 0);
+		break;
+	case HD_SIM_RA_CYLINDER:
+		lim = cyl_end(m, b - 1);
+		break;
+	case HD_SIM_RA_SEGMENT:
+		lim = (m->readahead_over_requested ? b : a) + s->seg_sectors;
+		break;
+	case HD_SIM_RA_STREAM:
+		/* The next track too when the segment's data began on an earlier track. */
+		lim = track_end(m, b, !same_track(m, seg_start, b));
+		break;
+	default:
+		return b;
+	}
+	/* As in DiskSim, readahead_max_blocks does not bound the stream detector's read-ahead. */
+	if (m->readahead != HD_SIM_RA_STREAM && lim > b + s->ra_sectors)
+		lim = b + s->ra_sectors;
+	/* Keeping the request's data, read-ahead stops when the segment is full. */
+	cap = a + s->seg_sectors;
+	if (!m->readahead_over_requested && lim > cap)
+		lim = cap;
+	if (lim < b + s->ra_min_sectors)
+		lim = b + s->ra_min_sectors;
+	return lim < m->sectors ? lim : m->sectors;
+}
+
 /*
  * Let the read-ahead stream read on until time T (or until its sector
  * target is reached), following the track and cylinder switches.  A
@@ -374,24 +544,35 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 	if (!s->ra_on)
 		return;
 	g = &s->segs[s->ra_seg];
-	while (s->ra_next < s->ra_limit && s->ra_next < target && s->ra_t < T) {
+	while (s->ra_next < target && s->ra_t < T) {
 		struct hd_sim_loc l;
-		uint64_t k;
+		uint64_t k, lim = s->ra_limit;
 		double st;
 		int64_t end;
 
+		if (s->ra_t < s->ra_cap_until && s->ra_cap < lim)
+			lim = s->ra_cap;
+		if (s->ra_next >= lim) {
+			/* The segment is full of data the host is taking: go on once it has. */
+			if (lim == s->ra_limit || s->ra_cap_until >= T)
+				break;
+			s->ra_t = s->ra_cap_until;
+			s->ra_fresh = 1;
+			continue;
+		}
 		hd_sim_locate(m, s->ra_next, &l);
-		if (l.cyl != s->cyl || l.surf != s->surf) {
-			int64_t t = s->ra_t + rnd(move_ns(s, l.cyl, l.surf, 0, 1, &s->rng));
+		if (s->ra_fresh || l.cyl != s->cyl || l.surf != s->surf) {
+			int64_t t = s->ra_t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 1, &s->rng));
 
 			s->cyl = l.cyl;
 			s->surf = l.surf;
 			s->ra_t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
+			s->ra_fresh = 0;
 			continue;
 		}
 		k = l.run;
-		if (k > s->ra_limit - s->ra_next)
-			k = s->ra_limit - s->ra_next;
+		if (k > lim - s->ra_next)
+			k = lim - s->ra_next;
 		if (k > target - s->ra_next)
 			k = target - s->ra_next;
 		st = s->rev_ns / l.z->spt;
@@ -409,29 +590,85 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 	seg_trim(s, g);
 }
 
+/*
+ * Stop the read-ahead at t, once its minimum is read: the mechanism is
+ * free from the end of the sector (or switch) it was on.
+ */
 static void stream_stop(struct hd_sim *s, int64_t t)
 {
+	if (!s->ra_on)
+		return;
 	stream_run(s, t, UINT64_MAX);
+	if (s->ra_next < s->ra_min)
+		stream_run(s, INT64_MAX, s->ra_min);
 	s->ra_on = 0;
+	if (s->free_at < s->ra_t)
+		s->free_at = s->ra_t;
 }
 
+/* Start read-ahead into segment i from sector next, where the head is at t (fresh: not there yet). */
+static void stream_start(struct hd_sim *s, uint32_t i, uint64_t next, uint64_t limit, uint64_t min,
+			 int64_t t, int fresh)
+{
+	if (next >= limit)
+		return;
+	s->ra_on = 1;
+	s->ra_fresh = fresh;
+	s->ra_seg = i;
+	s->ra_next = next;
+	s->ra_t = t;
+	s->ra_limit = limit;
+	s->ra_min = min < limit ? min : limit;
+}
+
+/*
+ * While a read of [.., b) is being sent to the host, until its completion
+ * at until, read-ahead may not push out what it has yet to take: with
+ * readahead_over_requested it stops a segment past b until then (and may
+ * go on afterwards, pushing out the oldest data).  A stream held at the
+ * old bound finds its next sector from t on.
+ */
+static void stream_cap(struct hd_sim *s, uint64_t b, int64_t t, int64_t until)
+{
+	if (!s->ra_on || !s->m->readahead_over_requested)
+		return;
+	if (s->ra_t < s->ra_cap_until && s->ra_next >= s->ra_cap && s->ra_next < s->ra_limit && s->ra_t < t) {
+		s->ra_t = t;
+		s->ra_fresh = 1;
+	}
+	s->ra_cap = b + s->seg_sectors;
+	s->ra_cap_until = until;
+}
+
+/*
+ * Move the stream's limit on to lim at t.  A stream that had reached its
+ * limit has stood still since: the head finds the next sector from t on.
+ */
+static void stream_extend(struct hd_sim *s, uint64_t lim, int64_t t)
+{
+	if (lim <= s->ra_limit)
+		return;
+	if (s->ra_next >= s->ra_limit && s->ra_t < t) {
+		s->ra_t = t;
+		s->ra_fresh = 1;
+	}
+	s->ra_limit = lim;
+}
+
+/* Is [a, b) wholly inside data already waiting in the write-back cache? */
+static int dirty_covers(const struct hd_sim *s, uint64_t a, uint64_t b);
+
+/* A read wholly in the cache: 1 + the segment's index, or -1 for write data, 0 for a miss. */
 static int read_hit(struct hd_sim *s, uint64_t a, uint64_t b)
 {
 	uint32_t i;
-	size_t j;
 
 	for (i = 0; i < s->nsegs; i++)
 		if (s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end) {
 			s->segs[i].used = ++s->stamp;
-			return 1;
+			return (int)i + 1;
 		}
-	for (j = 0; j < s->dn; j++) {
-		const struct extent *e = &s->dirty[(s->dhead + j) % MAX_DIRTY];
-
-		if (e->start <= a && b <= e->end)
-			return 1;
-	}
-	return 0;
+	return s->dn && dirty_covers(s, a, b) ? -1 : 0;
 }
 
 static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b)
@@ -440,54 +677,88 @@ static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b)
 
 	for (i = 0; i < s->nsegs; i++)
 		if (s->segs[i].start < b && a < s->segs[i].end) {
-			if (s->ra_on && s->ra_seg == i)
+			if (s->ra_on && s->ra_seg == i) {
 				s->ra_on = 0;
+				if (s->free_at < s->ra_t)
+					s->free_at = s->ra_t;
+			}
 			s->segs[i].start = s->segs[i].end = 0;
 		}
 }
 
-/* After a media read of [a, b) ending at t4: cache it and read ahead from b. */
-static void seg_fill(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t4)
+/*
+ * After a media read of [a, b) ending at t4: cache it, with the sectors
+ * before it that passed under the head during a rotational wait of wait
+ * ns on its first track (read_any_free_blocks), and read ahead from b.
+ */
+static void seg_fill(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t4, int64_t wait)
 {
 	uint32_t i, victim = 0;
+	struct seg *g;
 
 	if (!s->nsegs)
 		return;
 	for (i = 0; i < s->nsegs; i++)
 		if (s->segs[i].used < s->segs[victim].used)
 			victim = i;
-	s->segs[victim].start = a;
-	s->segs[victim].end = b;
-	s->segs[victim].used = ++s->stamp;
-	seg_trim(s, &s->segs[victim]);
-	s->ra_on = 1;
-	s->ra_seg = victim;
-	s->ra_next = b;
-	s->ra_t = t4;
-	s->ra_limit = b + s->ra_sectors < s->m->sectors ? b + s->ra_sectors : s->m->sectors;
+	g = &s->segs[victim];
+	g->start = a;
+	g->end = b;
+	g->used = ++s->stamp;
+	if (s->m->read_any_free_blocks && wait > 0) {
+		struct hd_sim_loc l;
+		uint64_t before, free;
+
+		hd_sim_locate(s->m, a, &l);
+		before = l.z->spt > l.run ? l.z->spt - l.run : 0;	/* LBAs on the track before a */
+		free = (uint64_t)((double)wait / (s->rev_ns / l.z->spt));
+		g->start = a - (free < before ? free : before);
+	}
+	seg_trim(s, g);
+	stream_start(s, victim, b, ra_limit_for(s, a, b, g->start), b + s->ra_min_sectors, t4, 0);
+}
+
+/*
+ * After a read of [a, b) served wholly from segment i at t: the read-ahead
+ * on that segment goes on to the limit this read sets; an idle segment
+ * starts read-ahead when readahead_on_hit says so.
+ */
+static void hit_readahead(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b, int64_t t)
+{
+	struct seg *g = &s->segs[i];
+	uint64_t lim = ra_limit_for(s, a, b, g->start);
+
+	/*
+	 * Read-ahead under way reads on.  Read-ahead that stopped with its
+	 * segment full (readahead_over_requested off) starts again only on
+	 * readahead_on_hit, as in DiskSim.
+	 */
+	if (s->ra_on && s->ra_seg == i && (s->ra_next < s->ra_limit || s->m->readahead_over_requested)) {
+		stream_extend(s, lim, t);
+		return;
+	}
+	if (!s->m->readahead_on_hit || g->end >= lim)
+		return;
+	if (s->ra_on && s->ra_seg == i) {
+		stream_extend(s, lim, t);
+		return;
+	}
+	if (s->ra_on)
+		return;
+	stream_start(s, i, g->end, lim, b + s->ra_min_sectors, t > s->free_at ? t : s->free_at, 1);
 }
 
 /* ---- write-back cache ---- */
 
-/* Write the oldest dirty extent to the media, starting at t; returns when done. */
-static int64_t destage_one(struct hd_sim *s, int64_t t)
+static struct extent *ext(const struct hd_sim *s, size_t j)
 {
-	struct extent e = s->dirty[s->dhead];
-
-	stream_stop(s, t);
-	t = write_retry(s, media(s, e.start, e.end - e.start, 1, t, t, NULL));
-	s->dhead = (s->dhead + 1) % MAX_DIRTY;
-	s->dn--;
-	s->dirty_bytes -= (e.end - e.start) * s->sb;
-	s->st.destages++;
-	return t;
+	return &s->dirty[(s->dhead + j) % MAX_DIRTY];
 }
 
-/* Is [a, b) wholly inside data already waiting in the write-back cache? */
 static int dirty_covers(const struct hd_sim *s, uint64_t a, uint64_t b)
 {
 	for (size_t j = 0; j < s->dn; j++) {
-		const struct extent *e = &s->dirty[(s->dhead + j) % MAX_DIRTY];
+		const struct extent *e = ext(s, j);
 
 		if (e->start <= a && b <= e->end)
 			return 1;
@@ -495,22 +766,213 @@ static int dirty_covers(const struct hd_sim *s, uint64_t a, uint64_t b)
 	return 0;
 }
 
-static void dirty_add(struct hd_sim *s, uint64_t a, uint64_t b)
+/*
+ * The extent to destage next from t: the oldest, or with the modern
+ * write-back cache the one of the 16 oldest that the head reaches first.
+ */
+static size_t destage_pick(struct hd_sim *s, int64_t t)
 {
-	struct extent *tail = s->dn ? &s->dirty[(s->dhead + s->dn - 1) % MAX_DIRTY] : NULL;
+	size_t j, best = 0, n = s->dn < 16 ? s->dn : 16;
+	int64_t bt = INT64_MAX;
+
+	if (s->wc != HD_SIM_WC_ON)
+		return 0;
+	for (j = 0; j < n; j++) {
+		const struct extent *e = ext(s, j);
+		struct hd_sim_loc l;
+		int64_t w, st = e->t0 > t ? e->t0 : t;
+
+		hd_sim_locate(s->m, e->start, &l);
+		w = rot_wait(s, hd_sim_loc_angle(s->m, &l), st + rnd(move_ns(s, l.cyl, l.surf, SETTLE_SEEK, 0, NULL)));
+		if (w < bt) {
+			bt = w;
+			best = j;
+		}
+	}
+	return best;
+}
+
+/*
+ * Write one piece of dirty data to the media, no earlier than t: the rest
+ * of a track of the extent destage_pick() chooses.  Returns when it ends
+ * (the mechanism is busy until then).
+ */
+static int64_t destage_step(struct hd_sim *s, int64_t t)
+{
+	size_t j = destage_pick(s, t);
+	struct extent *e = ext(s, j);
+	uint64_t n = e->end - e->start, k;
+	/* When sector start - 1 arrived, counted back from the last write at the interface's pace. */
+	int64_t d0 = e->pt0 + rnd(((double)e->start - (double)e->p) * e->psec);
+	struct hd_sim_loc l;
+
+	if (t < e->t0)
+		t = e->t0;
+	stream_stop(s, t);
+	if (t < s->free_at)
+		t = s->free_at;
+	hd_sim_locate(s->m, e->start, &l);
+	k = l.run < n ? l.run : n;
+	/*
+	 * DiskSim writes each request's data of a segment by an access of its
+	 * own, which finds its first sector, right after the last access's,
+	 * just gone by: a revolution.
+	 */
+	if (s->wc != HD_SIM_WC_ON && e->start == e->p && e->start == s->media_next && t <= s->media_end)
+		t += rnd(s->rev_ns);
+	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first));
+	if (s->seg_first == INT64_MAX)
+		s->seg_first = s->infl_first;
+	e->start += k;
+	s->infl_next = e->start;
+	s->dirty_bytes -= k * s->sb;
+	s->infl_end = t;
+	s->infl_bytes = k * s->sb;
+	s->infl_ext = e->start == e->end;
+	if (e->start == e->end) {
+		*e = *ext(s, 0);
+		s->dhead = (s->dhead + 1) % MAX_DIRTY;
+		s->dn--;
+		s->st.destages++;
+	}
+	s->free_at = t;
+	return t;
+}
+
+/* Write out all dirty data, starting no earlier than t; returns when done (or t). */
+static int64_t wc_flush(struct hd_sim *s, int64_t t)
+{
+	while (s->dn) {
+		int64_t e = destage_step(s, t > s->free_at ? t : s->free_at);
+
+		if (e > t)
+			t = e;
+	}
+	return t;
+}
+
+static int64_t destage_at(const struct hd_sim *s);
+
+/* Put [a, b), arriving from t0 until t1, into the cache. */
+static void dirty_add(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int64_t t1)
+{
+	struct extent *tail = s->dn ? ext(s, s->dn - 1) : NULL;
 
 	/* Rewriting data the cache holds replaces it in place: no more room, no more destaging. */
-	if (dirty_covers(s, a, b))
+	if (s->wc == HD_SIM_WC_ON && dirty_covers(s, a, b))
 		return;
-
-	/* Sequential writes are destaged as one. */
-	if (tail && tail->end == a) {
+	/* Sequential writes are destaged as one (DiskSim's segments: one access a request). */
+	if (s->wc == HD_SIM_WC_ON && tail && tail->end == a) {
 		tail->end = b;
 	} else {
-		s->dirty[(s->dhead + s->dn) % MAX_DIRTY] = (struct extent){ a, b };
-		s->dn++;
+		/* DiskSim: a segment of its own, unless it follows one whose media write goes on. */
+		if ((tail && tail->end == a) || (!s->dn && s->infl_end > t0 && a == s->infl_next)) {
+			if (s->seg_first != INT64_MAX)
+				s->seg_joins++;
+		} else {
+			s->seg_first = INT64_MAX;
+			s->seg_joins = 0;
+		}
+		tail = ext(s, s->dn++);
+		*tail = (struct extent){ .start = a, .end = b, .t0 = t0 };
 	}
+	tail->p = a;
+	tail->pt0 = t0;
+	tail->psec = (double)(t1 - t0) / (double)(b - a);
 	s->dirty_bytes += (b - a) * s->sb;
+}
+
+/*
+ * Is the cache too full at t to take [a, b), n sectors?  The piece of
+ * destaging that is still writing at t holds its room until it ends.
+ */
+static int wc_full(const struct hd_sim *s, uint64_t a, uint64_t n, int64_t t)
+{
+	const struct extent *tail = s->dn ? ext(s, s->dn - 1) : NULL;
+	int appends = tail && tail->end == a, busy = s->infl_end > t;
+	uint64_t bytes = s->dirty_bytes + (busy ? s->infl_bytes : 0);
+	size_t exts = s->dn + (busy ? s->infl_ext : 0);
+
+	if (s->wc == HD_SIM_WC_ON)
+		return bytes + n * s->sb > s->wc_bytes || (!appends && exts >= s->wsegs);
+	/*
+	 * DiskSim's segments: one whose media write has not begun yet takes
+	 * data that follows it (one write only, once its first access is set
+	 * up); a write that does not append, or comes later, takes another
+	 * segment, or waits for one.
+	 */
+	if (t < s->seg_first && (s->seg_first == INT64_MAX || !s->seg_joins) &&
+	    bytes / s->sb + n <= s->wseg_sectors && (appends || (!s->dn && busy && a == s->infl_next)))
+		return 0;
+	/* At fast write level 2 any other write waits until all dirty data is on the media. */
+	return s->wc == HD_SIM_WC_FLUSH ? exts > 0 : exts >= s->wsegs;
+}
+
+/*
+ * When the write cache takes the write [a, b) that is ready at t: at t, or
+ * once destaging has made room; -1 when the write goes to the media
+ * instead (no write cache, FUA, larger than the cache, or at fast write
+ * level 1 a write that does not continue a sequential write stream).
+ */
+static int64_t wc_admit(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
+{
+	uint64_t n = b - a;
+
+	if (s->fua || s->wc == HD_SIM_WC_OFF)
+		return -1;
+	if (s->wc == HD_SIM_WC_ON) {
+		if (n * s->sb > s->wc_bytes)
+			return -1;
+		if (dirty_covers(s, a, b))
+			return t;
+	} else {
+		const struct extent *tail = s->dn ? ext(s, s->dn - 1) : NULL;
+
+		if (n > s->wseg_sectors)
+			return -1;
+		if (s->wc == HD_SIM_WC_APPEND && !(tail && tail->end == a) &&
+		    !(!s->dn && s->prev_write && s->prev_end == a + 1))
+			return -1;
+	}
+	/* The mechanism destages on from where it is; the write goes in once there is room. */
+	while (wc_full(s, a, n, t)) {
+		int64_t e;
+
+		if (s->infl_end > t && !wc_full(s, a, n, s->infl_end))
+			e = s->infl_end;
+		else if (s->dn)
+			e = destage_step(s, destage_at(s));
+		else
+			e = s->infl_end;
+		if (e > t)
+			t = e;
+	}
+	return t;
+}
+
+/*
+ * Before a request that needs the mechanism at t: at fast write levels 1
+ * and 2 all dirty data goes first; the modern cache destages under load
+ * once dirty data passes the high water mark, down to the low one.
+ */
+static int64_t wc_before_media(struct hd_sim *s, int64_t t)
+{
+	if (!s->dn)
+		return t;
+	if (s->wc != HD_SIM_WC_ON)
+		return wc_flush(s, t);
+	if (s->dirty_bytes > s->hi_bytes)
+		s->draining = 1;
+	if (s->draining) {
+		while (s->dn && s->dirty_bytes > s->lo_bytes) {
+			int64_t e = destage_step(s, t > s->free_at ? t : s->free_at);
+
+			if (e > t)
+				t = e;
+		}
+		s->draining = 0;
+	}
+	return t;
 }
 
 /* ---- serving a request ---- */
@@ -531,33 +993,151 @@ static int bad_overlap(const struct hd_sim_model *m, uint64_t a, uint64_t b)
 	return lo < m->nbad && m->bad[lo].first < b;
 }
 
-/* Would the write-back cache take this write now, without waiting for room? */
-static int cache_takes(const struct hd_sim *s, size_t len, uint64_t off)
+/*
+ * A read of [a, b) that the read-ahead is reading, or will read before its
+ * limit: no positioning, the stream reads on to b (beyond its limit too).
+ * The command's overhead ends at t0.  Returns the time the last sector has
+ * come off the platter; *first: when the first has.
+ */
+static int64_t stream_continue(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int64_t *first)
 {
-	uint64_t a = off / s->sb, b = (off + len + s->sb - 1) / s->sb;
+	struct seg *g = &s->segs[s->ra_seg];
+	uint64_t lim;
 
-	return s->wc && (uint64_t)len <= s->wc_bytes &&
-	       ((s->dn < MAX_DIRTY && s->dirty_bytes + (b - a) * s->sb <= s->wc_bytes) || dirty_covers(s, a, b));
-}
-
-/* Put a write into the write-back cache at t; returns its completion time. */
-static int64_t write_cached(struct hd_sim *s, uint64_t off, size_t len, int64_t t)
-{
-	uint64_t a = off / s->sb, b = (off + len + s->sb - 1) / s->sb;
-
-	seg_invalidate(s, a, b);
-	dirty_add(s, a, b);
-	s->st.write_cached++;
-	t += s->wr_ovh_ns + iface_ns(s, len);
-	/* Destaging cannot begin before the data is in the cache. */
-	if (s->free_at < t)
-		s->free_at = t;
-	return t;
+	stream_extend(s, b, t0);
+	stream_run(s, INT64_MAX, a);
+	*first = s->ra_t > t0 && s->ra_next <= a ? s->ra_t : t0;
+	stream_run(s, INT64_MAX, b);
+	lim = ra_limit_for(s, a, b, g->start);
+	s->ra_limit = lim > b ? lim : b;
+	s->ra_min = b + s->ra_min_sectors < s->ra_limit ? b + s->ra_min_sectors : s->ra_limit;
+	return s->ra_t > t0 ? s->ra_t : t0;
 }
 
 /*
- * Serve one request starting at ts (the drive is free, the request has
- * arrived).  Returns the completion time; *result is 0 or -errno.
+ * DiskSim's SCSI reselection: a drive that disconnected for positioning
+ * reselects the host, reselect_overhead_ms plus data_prep_overhead_ms,
+ * while the platter turns; when the first sector of [a, ..) comes round
+ * sooner, the access misses it and waits a revolution.  Returns when the
+ * access may start: t, or a revolution later.
+ */
+static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
+{
+	int64_t need = s->resel_ns[0] + s->prep_ns;
+	struct hd_sim_loc l;
+	int64_t arrive;
+
+	if (!s->resel_ns[0])
+		return t;
+	hd_sim_locate(s->m, a, &l);
+	arrive = t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 0, NULL));
+	return rot_wait(s, hd_sim_loc_angle(s->m, &l), arrive) - arrive < need ? t + rnd(s->rev_ns) : t;
+}
+
+/* A read of [a, b) arriving at ts (its request overhead done); returns its completion. */
+static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off, uint64_t a, uint64_t b,
+			  int64_t ts, int *hit)
+{
+	int lw = s->last_write, h = read_hit(s, a, b);
+	int64_t t, first = 0, t0 = ts + s->rmiss_ns[lw];
+
+	data_read(s, buf, off, len);
+	if (h) {
+		s->st.read_hits++;
+		*hit = 1;
+		t = ts + s->rhit_ns[lw] + s->prep_ns + iface_ns(s, len);
+		if (h > 0) {
+			hit_readahead(s, (uint32_t)h - 1, a, b, t);
+			if (s->ra_on && s->ra_seg == (uint32_t)h - 1)
+				stream_cap(s, b, ts, t);
+		}
+		return t + s->compl_ns[0];
+	}
+	if (s->ra_on && a >= s->segs[s->ra_seg].start && a <= s->ra_limit && !s->dn) {
+		stream_cap(s, b, ts, INT64_MAX);
+		t = stream_continue(s, a, b, t0, &first);
+		t = read_done(s, first, t, len);
+		if (s->ra_cap_until == INT64_MAX)
+			s->ra_cap_until = t;
+		return t + s->compl_ns[0];
+	}
+	/* Read-ahead goes on through the command overhead. */
+	stream_stop(s, t0);
+	t = wc_before_media(s, t0);
+	if (t < s->free_at)
+		t = s->free_at;
+	t = media(s, a, b - a, 0, reselect(s, a, t), DATA_HERE, 0, &first);
+	s->free_at = t;
+	seg_fill(s, a, b, t, s->wait0);
+	t = read_done(s, first, t, len);
+	stream_cap(s, b, t, t);
+	return t + s->compl_ns[0];
+}
+
+/*
+ * A write larger than a quarter of the modern write-back cache streams
+ * through it: its data enters a quarter of the cache at a time, as
+ * destaging makes room.
+ * Returns when the last piece is in.
+ */
+static int64_t wc_stream(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
+{
+	uint64_t piece = s->wc_bytes / 4 / s->sb;
+
+	if (!piece)
+		piece = 1;
+	while (a < b) {
+		uint64_t e = b - a > piece ? a + piece : b;
+		int64_t done;
+
+		t = wc_admit(s, a, e, t);
+		done = t + iface_w_ns(s, (size_t)((e - a) * s->sb));
+		dirty_add(s, a, e, t, done);
+		t = done;
+		a = e;
+	}
+	s->st.write_cached++;
+	return t;
+}
+
+/* A write of [a, b) arriving at ts (its request overhead done); returns its completion. */
+static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t a, uint64_t b, int64_t ts,
+			   int *hit)
+{
+	int lw = s->last_write;
+	int64_t t, d0;
+
+	if (s->wc == HD_SIM_WC_ON && !s->fua && (b - a) * s->sb > s->wc_bytes / 4) {
+		*hit = 1;
+		return wc_stream(s, a, b, ts + s->whit_ns[lw] + s->prep_ns) + s->compl_ns[1];
+	}
+	t = wc_admit(s, a, b, ts + s->whit_ns[lw] + s->prep_ns);
+	if (t >= 0) {
+		int64_t done = t + iface_w_ns(s, len);
+
+		dirty_add(s, a, b, t, done);
+		s->st.write_cached++;
+		*hit = 1;
+		return done + s->compl_ns[1];
+	}
+	/* To the media, after all dirty data; the host sends the data from the end of the overhead on. */
+	d0 = ts + s->wmiss_ns[lw] + s->prep_ns;
+	stream_stop(s, d0);
+	t = wc_flush(s, d0);
+	if (t < s->free_at)
+		t = s->free_at;
+	t = media(s, a, b - a, 1, reselect(s, a, t), d0, (double)s->sb * s->iface_w_ns_per_byte, NULL);
+	/* A partial physical sector is read first and written a revolution later. */
+	if (off % s->sb || len % s->sb)
+		t += rnd(s->rev_ns);
+	t = write_retry(s, t);
+	s->free_at = t;
+	return t + s->compl_ns[1];
+}
+
+/*
+ * Serve one request arriving at ts (the controller is free).  Returns the
+ * completion time; *result is 0 or -errno.
  */
 static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t off,
 		     int64_t ts, int *hit, int *result)
@@ -572,69 +1152,32 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 		s->st.reads++;
 	else
 		s->st.writes++;
+	ts += s->req_ovh_ns;
 	stream_run(s, ts, UINT64_MAX);
 	if (m->nbad && bad_overlap(m, a, b)) {
-		stream_stop(s, ts);
-		t = ts + (op == HD_OP_READ ? s->rd_ovh_ns : s->wr_ovh_ns);
-		t = media(s, a, b - a, op == HD_OP_WRITE, t, t, NULL) + rnd(RETRY_REVS * s->rev_ns);
+		t = ts + (op == HD_OP_READ ? s->rmiss_ns[s->last_write] : s->wmiss_ns[s->last_write]);
+		stream_stop(s, t);
+		t = wc_flush(s, t);
+		if (t < s->free_at)
+			t = s->free_at;
+		t = media(s, a, b - a, op == HD_OP_WRITE, t, DATA_HERE, 0, NULL) + rnd(RETRY_REVS * s->rev_ns);
+		s->free_at = t;
 		s->st.errors++;
 		*result = -EIO;
 		return t;
 	}
 	if (op == HD_OP_READ) {
-		if (read_hit(s, a, b)) {
-			s->st.read_hits++;
-			*hit = 1;
-			data_read(s, buf, off, len);
-			return ts + s->hit_ovh_ns + iface_ns(s, len);
-		}
-		data_read(s, buf, off, len);
-		if (s->ra_on && s->ra_next < s->ra_limit && a >= s->segs[s->ra_seg].start &&
-		    a <= s->ra_next) {
-			/*
-			 * It continues what the read-ahead is reading: no positioning
-			 * at all, but every sector up to b still has to come off the
-			 * platter, beyond the read-ahead limit too.
-			 */
-			if (s->ra_limit < b)
-				s->ra_limit = b;
-			stream_run(s, INT64_MAX, b);
-			t = s->ra_t > ts + s->rd_ovh_ns ? s->ra_t : ts + s->rd_ovh_ns;
-			s->ra_limit = b + s->ra_sectors < m->sectors ? b + s->ra_sectors : m->sectors;
-			return read_done(s, ts + s->rd_ovh_ns, t, len);
-		}
-		stream_stop(s, ts);
-		{
-			int64_t first = 0;
-
-			t = media(s, a, b - a, 0, ts + s->rd_ovh_ns, 0, &first);
-			seg_fill(s, a, b, t);
-			return read_done(s, first, t, len);
-		}
+		t = serve_read(s, buf, len, off, a, b, ts, hit);
+	} else {
+		if ((*result = data_write(s, buf, off, len)))
+			return ts;
+		seg_invalidate(s, a, b);
+		t = serve_write(s, len, off, a, b, ts, hit);
 	}
-
-	/* write */
-	if ((*result = data_write(s, buf, off, len)))
-		return ts;
-	seg_invalidate(s, a, b);
-	if (s->wc && !s->fua && (uint64_t)len <= s->wc_bytes) {
-		t = ts;
-		/* A write that does not fit waits for destaging to make room. */
-		while (!cache_takes(s, len, off))
-			t = destage_one(s, t);
-		*hit = 1;
-		return write_cached(s, off, len, t);
-	}
-	stream_stop(s, ts);
-	t = ts;
-	while (s->dn)
-		t = destage_one(s, t);
-	t += s->wr_ovh_ns;
-	t = media(s, a, b - a, 1, t, t + iface_ns(s, len), NULL);
-	/* A partial physical sector is read first and written a revolution later. */
-	if (off % s->sb || len % s->sb)
-		t += rnd(s->rev_ns);
-	return write_retry(s, t);
+	s->last_write = op == HD_OP_WRITE;
+	s->prev_write = s->last_write;
+	s->prev_end = b + 1;
+	return t;
 }
 
 /* Estimated time from ts until r's data starts to move, for the queue's choice. */
@@ -649,14 +1192,14 @@ static double estimate(struct hd_sim *s, const struct hd_req *r, int64_t ts)
 
 		for (i = 0; i < s->nsegs; i++)
 			if (s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end)
-				return (double)s->hit_ovh_ns;
-	} else if (s->wc && !s->fua && r->len <= s->wc_bytes &&
-		   s->dirty_bytes + r->len <= s->wc_bytes && s->dn < MAX_DIRTY) {
-		return (double)s->wr_ovh_ns;
+				return (double)s->rhit_ns[0];
+	} else if (s->wc != HD_SIM_WC_OFF && !s->fua && !wc_full(s, a, b - a, ts)) {
+		return (double)s->whit_ns[0];
 	}
 	hd_sim_locate(s->m, a, &l);
-	t = (double)ts + (double)(r->op == HD_OP_READ ? s->rd_ovh_ns : s->wr_ovh_ns) +
-	    move_ns(s, l.cyl, l.surf, r->op == HD_OP_WRITE, 0, NULL);
+	t = (double)(ts > s->free_at ? ts : s->free_at) +
+	    (double)(r->op == HD_OP_READ ? s->rmiss_ns[0] : s->wmiss_ns[0]) +
+	    move_ns(s, l.cyl, l.surf, r->op == HD_OP_WRITE ? SETTLE_SEEK : SETTLE_NONE, 0, NULL);
 	return (double)(rot_wait(s, hd_sim_loc_angle(s->m, &l), rnd(t)) - ts);
 }
 
@@ -684,25 +1227,36 @@ static void serve_pending(struct hd_sim *s, int64_t ts)
 	memmove(&s->pend[pick], &s->pend[pick + 1], (s->npend - pick - 1) * sizeof(q));
 	s->npend--;
 	q.r.done_ns = serve(s, q.r.op, q.r.buf, q.r.len, q.r.off, ts, &q.hit, &q.r.result);
-	s->free_at = q.r.done_ns;
+	s->ctl_at = q.r.done_ns;
 	s->done[s->ndone++] = q;	/* room was made at submit */
 }
 
+/* When background destaging would start its next piece, or INT64_MAX. */
+static int64_t destage_at(const struct hd_sim *s)
+{
+	int64_t t0;
+
+	if (!s->dn)
+		return INT64_MAX;
+	t0 = ext(s, 0)->t0;
+	return t0 > s->free_at ? t0 : s->free_at;
+}
+
 /*
- * Run the drive: destage while idle, serve pending requests, for every
- * piece of work that starts before T.
+ * Run the drive: destage while the mechanism is free, serve pending
+ * requests, for every piece of work that starts before T.
  */
 static void run_until(struct hd_sim *s, int64_t T)
 {
 	for (;;) {
-		int64_t first = s->npend ? s->pend[0].r.submit_ns : INT64_MAX;
+		int64_t first = s->npend ? s->pend[0].r.submit_ns : INT64_MAX, d = destage_at(s);
 
-		if (s->dn && s->free_at < T && s->free_at < first) {
-			s->free_at = destage_one(s, s->free_at);
+		if (d < T && d < first) {
+			destage_step(s, d);
 			continue;
 		}
 		if (s->npend) {
-			int64_t ts = s->free_at > first ? s->free_at : first;
+			int64_t ts = s->ctl_at > first ? s->ctl_at : first;
 
 			if (ts < T) {
 				serve_pending(s, ts);
@@ -714,21 +1268,22 @@ static void run_until(struct hd_sim *s, int64_t T)
 }
 
 /*
- * One piece of work: a destage if the drive is free before the next
- * request arrives, else the next request (chosen by serve_pending).  The
- * queued interface advances one completion at a time, so that requests
- * submitted in reaction to a completion compete with those still waiting.
+ * One piece of work: a piece of destaging if the mechanism is free before
+ * the next request arrives, else the next request (chosen by
+ * serve_pending).  The queued interface advances one completion at a
+ * time, so that requests submitted in reaction to a completion compete
+ * with those still waiting.
  */
 static void run_step(struct hd_sim *s)
 {
-	int64_t first = s->npend ? s->pend[0].r.submit_ns : INT64_MAX;
+	int64_t first = s->npend ? s->pend[0].r.submit_ns : INT64_MAX, d = destage_at(s);
 
-	if (s->dn && s->free_at < first) {
-		s->free_at = destage_one(s, s->free_at);
+	if (d < first) {
+		destage_step(s, d);
 		return;
 	}
 	if (s->npend)
-		serve_pending(s, s->free_at > first ? s->free_at : first);
+		serve_pending(s, s->ctl_at > first ? s->ctl_at : first);
 }
 
 static int check_req(const struct hd_sim *s, size_t len, uint64_t off)
@@ -833,21 +1388,8 @@ int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t o
 		if ((rc = check_req(s, len, off)))
 			return rc;
 		run_until(s, s->now);
-		if (op == HD_OP_WRITE && !s->fua && cache_takes(s, len, off)) {
-			/*
-			 * The cache has room: the controller takes the write while the
-			 * media may still be destaging an earlier one.
-			 */
-			if ((rc = data_write(s, buf, off, len)))
-				return rc;
-			s->st.writes++;
-			s->now = write_cached(s, off, len, s->now);
-			if (hit)
-				*hit = 1;
-			return 0;
-		}
-		ts = s->free_at > s->now ? s->free_at : s->now;
-		s->now = s->free_at = serve(s, op, buf, len, off, ts, &h, &rc);
+		ts = s->ctl_at > s->now ? s->ctl_at : s->now;
+		s->now = s->ctl_at = serve(s, op, buf, len, off, ts, &h, &rc);
 		if (hit)
 			*hit = h;
 		return rc;
@@ -882,6 +1424,20 @@ void hd_sim_get_stats(const struct hd_sim *s, struct hd_sim_stats *st)
 	*st = s->st;
 }
 
+/* The write cache's size and what follows from it: water marks, write segments. */
+static void wc_size(struct hd_sim *s, uint64_t bytes)
+{
+	const struct hd_sim_model *m = s->m;
+
+	s->wc_bytes = bytes;
+	s->wsegs = m->write_segments < MAX_DIRTY ? m->write_segments : MAX_DIRTY;
+	if (s->wc == HD_SIM_WC_ON && m->write_cache == HD_SIM_WC_OFF)
+		s->wsegs = MAX_DIRTY;
+	s->wseg_sectors = bytes / s->wsegs / s->sb;
+	s->lo_bytes = (uint64_t)(m->destage_low * (double)bytes);
+	s->hi_bytes = (uint64_t)(m->destage_high * (double)bytes);
+}
+
 int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 {
 	struct hd_sim *s = calloc(1, sizeof(*s));
@@ -893,18 +1449,30 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	s->sb = m->sector_bytes;
 	s->rev_ns = 60e9 / m->rpm;
 	s->iface_ns_per_byte = 1e3 / m->interface_mb_s;
+	s->iface_w_ns_per_byte = 1e3 / m->interface_write_mb_s;
 	s->seek_sd_ns = m->seek_stddev_ms * 1e6;
 	s->head_switch_ns = rnd(m->head_switch_ms * 1e6);
 	s->settle_ns = rnd(m->write_settle_ms * 1e6);
-	s->rd_ovh_ns = rnd(m->read_overhead_ms * 1e6);
-	s->wr_ovh_ns = rnd(m->write_overhead_ms * 1e6);
-	s->hit_ovh_ns = rnd(m->cache_hit_overhead_ms * 1e6);
-	s->seg_sectors = m->cache_segment_kb * 1024 / m->sector_bytes;
-	s->ra_sectors = m->readahead_kb * 1024 / m->sector_bytes;
-	s->wc_bytes = m->write_cache_kb * 1024;
-	s->wc = !!m->write_cache;
-	/* No segment that holds a sector: no read cache at all. */
+	s->req_ovh_ns = rnd(m->request_overhead_ms * 1e6);
+	for (int i = 0; i < 2; i++) {
+		s->rmiss_ns[i] = rnd(m->read_miss_ovh_ms[i] * 1e6);
+		s->rhit_ns[i] = rnd(m->read_hit_ovh_ms[i] * 1e6);
+		s->wmiss_ns[i] = rnd(m->write_miss_ovh_ms[i] * 1e6);
+		s->whit_ns[i] = rnd(m->write_hit_ovh_ms[i] * 1e6);
+		s->compl_ns[i] = rnd(m->completion_ovh_ms[i] * 1e6);
+	}
+	s->resel_ns[0] = rnd(m->reselect_overhead_ms * 1e6);
+	s->prep_ns = rnd(m->data_prep_overhead_ms * 1e6);
+	s->seg_sectors = m->cache_segment_blocks * BLK / m->sector_bytes;
+	s->ra_sectors = m->readahead_max_blocks * BLK / m->sector_bytes;
+	s->ra_min_sectors = m->readahead_min_blocks * BLK / m->sector_bytes;
+	s->wc = m->write_cache;
+	wc_size(s, m->write_cache_kb * 1024);
+	s->seg_first = INT64_MAX;
+	/* No segment that holds a sector: no read cache at all; a separate write segment is one of them. */
 	s->nsegs = s->seg_sectors ? m->cache_segments : 0;
+	if (s->nsegs > 1 && m->separate_write_segment)
+		s->nsegs--;
 	if (s->nsegs && !(s->segs = calloc(s->nsegs, sizeof(*s->segs))))
 		goto nomem;
 	if (m->write_cache && !(s->dirty = malloc(MAX_DIRTY * sizeof(*s->dirty))))
@@ -940,24 +1508,26 @@ void hd_sim_free(struct hd_sim *s)
 int hd_sim_set_write_cache(struct hd_sim *s, int on)
 {
 	if (!on) {
-		while (s->dn)
-			s->free_at = destage_one(s, s->free_at > s->now ? s->free_at : s->now);
-		if (s->free_at > s->now)
-			s->now = s->free_at;
-		s->wc = 0;
+		int64_t t = wc_flush(s, s->free_at > s->now ? s->free_at : s->now);
+
+		if (t > s->now)
+			s->now = t;
+		s->wc = HD_SIM_WC_OFF;
 		return 0;
 	}
+	if (s->wc != HD_SIM_WC_OFF)
+		return 0;
 	if (!s->dirty && !(s->dirty = malloc(MAX_DIRTY * sizeof(*s->dirty))))
 		return -ENOMEM;
-	if (!s->wc_bytes)
-		s->wc_bytes = 1024 * 1024;
-	s->wc = 1;
+	/* The model's write cache, or where it has none a modern one of 1 MiB. */
+	s->wc = s->m->write_cache != HD_SIM_WC_OFF ? s->m->write_cache : HD_SIM_WC_ON;
+	wc_size(s, s->wc_bytes ? s->wc_bytes : 1024 * 1024);
 	return 0;
 }
 
 int hd_sim_write_cache(const struct hd_sim *s)
 {
-	return s->wc;
+	return s->wc != HD_SIM_WC_OFF;
 }
 
 void hd_sim_set_fua(struct hd_sim *s, int on)

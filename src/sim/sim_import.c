@@ -832,6 +832,8 @@ static const struct hd_sim_import_row import_table[] = {
 	{ "disk", "Write miss over. after write", "write_miss_overhead_ms", "AFTER_WRITE" },
 	{ "disk", "Read completion overhead", "completion_overhead_ms", "READ" },
 	{ "disk", "Write completion overhead", "completion_overhead_ms", "WRITE" },
+	{ "disk", "Data preparation overhead", "data_prep_overhead_ms", "" },
+	{ "disk", "First reselect overhead", "reselect_overhead_ms", "" },
 	{ "disk", "Number of buffer segments", "cache_segments", "" },
 	{ "disk", "Segment size (in blks)", "cache_segment_blocks", "before the engine's keys: "
 	  "cache_segment_kb" },
@@ -840,8 +842,9 @@ static const struct hd_sim_import_row import_table[] = {
 	{ "disk", "Use separate write segment", "separate_write_segment", "" },
 	{ "disk", "Buffer continuous read", "readahead", "0 off, 1 track, 2 cylinder, 3 segment, 4 stream" },
 	{ "disk", "Minimum read-ahead (blks)", "readahead_min_blocks", "" },
-	{ "disk", "Maximum read-ahead (blks)", "readahead_max_blocks", "" },
-	{ "disk", "Read-ahead over requested", "readahead_over_requested", "" },
+	{ "disk", "Maximum read-ahead (blks)", "readahead_max_blocks", "0: the segment size" },
+	{ "disk", "Read-ahead over requested", "readahead_over_requested", "above 0: off (DiskSim keeps "
+	  "the request's data); 0 or -1: on" },
 	{ "disk", "Read-ahead on idle hit", "readahead_on_hit", "" },
 	{ "disk", "Read any free blocks", "read_any_free_blocks", "" },
 	{ "disk", "Fast write level", "write_cache", "0 off, 1 append, 2 flush; before the engine's "
@@ -1384,13 +1387,15 @@ static int overheads(struct ctx *c, struct dsblock *d, double fwl)
 	};
 	static const char *const keys[4] = { "read_miss_overhead_ms", "read_hit_overhead_ms",
 					      "write_miss_overhead_ms", "write_hit_overhead_ms" };
-	double v[8], scale = 1, req = 0, rc_ = 0, wc = 0;
+	double v[8], scale = 1, req = 0, rc_ = 0, wc = 0, prep = 0, resel = 0;
 	int i, rc, wi = fwl > 0 ? 6 : 4;
 
 	if ((rc = get_num(c, d, "disk", "Time scale for overheads", 0, 1, &scale)) ||
 	    (rc = get_num(c, d, "disk", "Per-request overhead time", 0, 0, &req)) ||
 	    (rc = get_num(c, d, "disk", "Read completion overhead", 0, 0, &rc_)) ||
-	    (rc = get_num(c, d, "disk", "Write completion overhead", 0, 0, &wc)))
+	    (rc = get_num(c, d, "disk", "Write completion overhead", 0, 0, &wc)) ||
+	    (rc = get_num(c, d, "disk", "Data preparation overhead", 0, 0, &prep)) ||
+	    (rc = get_num(c, d, "disk", "First reselect overhead", 0, 0, &resel)))
 		return rc;
 	for (i = 0; i < 8; i++)
 		if ((rc = get_num(c, d, "disk", names[i], 0, 0, &v[i])))
@@ -1401,6 +1406,7 @@ static int overheads(struct ctx *c, struct dsblock *d, double fwl)
 		for (i = 0; i < 4; i++)
 			outf(c->o, "%s = %.6g %.6g\n", keys[i], v[2 * i] * scale, v[2 * i + 1] * scale);
 		outf(c->o, "completion_overhead_ms = %.6g %.6g\n", rc_ * scale, wc * scale);
+		outf(c->o, "data_prep_overhead_ms = %.6g\nreselect_overhead_ms = %.6g\n", prep * scale, resel * scale);
 		return 0;
 	}
 	outf(c->o, "read_overhead_ms = %.6g\ncache_hit_overhead_ms = %.6g\nwrite_overhead_ms = %.6g\n",
@@ -1412,6 +1418,8 @@ static int overheads(struct ctx *c, struct dsblock *d, double fwl)
 		note(c, "Per-request overhead time = %.6g", req);
 	if (rc_ != 0 || wc != 0)
 		note(c, "Read completion overhead = %.6g, Write completion overhead = %.6g", rc_, wc);
+	if (prep != 0 || resel != 0)
+		note(c, "Data preparation overhead = %.6g, First reselect overhead = %.6g", prep, resel);
 	return 0;
 }
 
@@ -1475,9 +1483,11 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 	if (c->engine) {
 		outf(c->o, "cache_segment_blocks = %.0f\nwrite_segments = %.0f\n", blks, wsegs);
 		on_off(c, "separate_write_segment", sep);
+		/* DiskSim's maximum of 0 reads ahead as far as the segment holds. */
 		outf(c->o, "readahead = %s\nreadahead_min_blocks = %.0f\nreadahead_max_blocks = %.0f\n",
-		     ra[(int)bcr], rmin, rmax);
-		on_off(c, "readahead_over_requested", over);
+		     ra[(int)bcr], rmin, rmax == 0 ? blks : rmax);
+		/* DiskSim keeps the request's data ("keeprequestdata") when this is above 0. */
+		on_off(c, "readahead_over_requested", over > 0 ? 0 : 1);
 		on_off(c, "readahead_on_hit", onhit);
 		on_off(c, "read_any_free_blocks", anyfree);
 		outf(c->o, "write_cache = %s\n", fwl == 0 ? "off" : fwl == 1 ? "append" : "flush");

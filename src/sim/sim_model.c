@@ -75,6 +75,7 @@ struct parser {
 	unsigned line;
 	struct hd_sim_model *m;
 	unsigned seen[K_NSCALAR];	/* line of each scalar key, 0 = absent */
+	unsigned eseen[32];		/* line of each engine key (enum ekey), 0 = absent */
 	unsigned seek_line, seek_model_line, write_seek_line;
 	unsigned *bad_lines;		/* line of each bad range, for the capacity check */
 	char quoted[96];		/* file text quoted for a message, by pq() */
@@ -433,6 +434,207 @@ static int parse_bad(struct parser *p, char **tok, int ntok)
 	return 0;
 }
 
+/* ---- the engine's keys: DiskSim's controller and cache (data/drives/README.md) ---- */
+
+enum ekey {
+	E_RMISS, E_RHIT, E_WMISS, E_WHIT, E_REQ_OVH, E_COMPL_OVH, E_SEG_BLOCKS, E_WRITE_SEGS,
+	E_SEP_WSEG, E_RA, E_RA_MIN, E_RA_MAX, E_RA_OVER, E_RA_HIT, E_RA_FREE, E_WATER,
+	E_SETTLE_HS, E_RESELECT, E_PREP, E_N
+};
+
+static const char *const ekey_names[E_N] = {
+	[E_RMISS] = "read_miss_overhead_ms", [E_RHIT] = "read_hit_overhead_ms",
+	[E_WMISS] = "write_miss_overhead_ms", [E_WHIT] = "write_hit_overhead_ms",
+	[E_REQ_OVH] = "request_overhead_ms", [E_COMPL_OVH] = "completion_overhead_ms",
+	[E_SEG_BLOCKS] = "cache_segment_blocks", [E_WRITE_SEGS] = "write_segments",
+	[E_SEP_WSEG] = "separate_write_segment", [E_RA] = "readahead",
+	[E_RA_MIN] = "readahead_min_blocks", [E_RA_MAX] = "readahead_max_blocks",
+	[E_RA_OVER] = "readahead_over_requested", [E_RA_HIT] = "readahead_on_hit",
+	[E_RA_FREE] = "read_any_free_blocks", [E_WATER] = "destage_water_marks",
+	[E_SETTLE_HS] = "write_settle_on_head_switch", [E_RESELECT] = "reselect_overhead_ms",
+	[E_PREP] = "data_prep_overhead_ms",
+};
+
+/* struct parser's eseen has room for every engine key. */
+typedef char ekeys_fit[E_N <= 32 ? 1 : -1];
+
+/* One of the words in names[0..n), as its index. */
+static int get_word(struct parser *p, const char *key, const char *tok, const char *const *names,
+		    int n, int *out)
+{
+	char list[96] = "";
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(tok, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	for (i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
+	return perr(p, "%s: '%s': expected %s", key, pq(p, tok), list);
+}
+
+static int get_onoff(struct parser *p, const char *key, char **tok, int ntok, int *out)
+{
+	static const char *const oo[] = { "off", "on" };
+
+	if (ntok != 1)
+		return perr(p, "%s: expected on or off", key);
+	return get_word(p, key, tok[0], oo, 2, out);
+}
+
+/* "A [B]": B defaults to A. */
+static int get_pair(struct parser *p, const char *key, char **tok, int ntok, double lo, double hi,
+		    int lo_open, double *a, double *b)
+{
+	int rc;
+
+	if (ntok < 1 || ntok > 2)
+		return perr(p, "%s: expected one or two values, got %d", key, ntok);
+	if ((rc = get_dbl(p, key, tok[0], lo, hi, lo_open, a)))
+		return rc;
+	*b = *a;
+	return ntok == 2 ? get_dbl(p, key, tok[1], lo, hi, lo_open, b) : 0;
+}
+
+static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
+{
+	struct hd_sim_model *m = p->m;
+	const char *name = ekey_names[k];
+	static const char *const ra[] = { [HD_SIM_RA_OFF] = "off", [HD_SIM_RA_TRACK] = "track",
+					  [HD_SIM_RA_CYLINDER] = "cylinder", [HD_SIM_RA_SEGMENT] = "segment",
+					  [HD_SIM_RA_STREAM] = "stream" };
+	uint64_t u;
+	int rc;
+
+	if (p->eseen[k])
+		return perr(p, "%s: duplicate key (first on line %u)", name, p->eseen[k]);
+	p->eseen[k] = p->line;
+	switch (k) {
+	case E_RMISS:
+		return get_pair(p, name, tok, ntok, 0, 1000, 0, &m->read_miss_ovh_ms[0], &m->read_miss_ovh_ms[1]);
+	case E_RHIT:
+		return get_pair(p, name, tok, ntok, 0, 1000, 0, &m->read_hit_ovh_ms[0], &m->read_hit_ovh_ms[1]);
+	case E_WMISS:
+		return get_pair(p, name, tok, ntok, 0, 1000, 0, &m->write_miss_ovh_ms[0], &m->write_miss_ovh_ms[1]);
+	case E_WHIT:
+		return get_pair(p, name, tok, ntok, 0, 1000, 0, &m->write_hit_ovh_ms[0], &m->write_hit_ovh_ms[1]);
+	case E_COMPL_OVH:
+		return get_pair(p, name, tok, ntok, 0, 1000, 0, &m->completion_ovh_ms[0], &m->completion_ovh_ms[1]);
+	case E_SEP_WSEG: return get_onoff(p, name, tok, ntok, &m->separate_write_segment);
+	case E_RA_OVER: return get_onoff(p, name, tok, ntok, &m->readahead_over_requested);
+	case E_RA_HIT: return get_onoff(p, name, tok, ntok, &m->readahead_on_hit);
+	case E_RA_FREE: return get_onoff(p, name, tok, ntok, &m->read_any_free_blocks);
+	case E_SETTLE_HS: return get_onoff(p, name, tok, ntok, &m->write_settle_on_head_switch);
+	case E_WATER:
+		if (ntok != 2)
+			return perr(p, "%s: expected LOW HIGH", name);
+		if ((rc = get_dbl(p, name, tok[0], 0, 1, 0, &m->destage_low)) ||
+		    (rc = get_dbl(p, name, tok[1], 0, 1, 0, &m->destage_high)))
+			return rc;
+		if (m->destage_high < m->destage_low)
+			return perr(p, "%s: HIGH %s below LOW %s", name, tok[1], tok[0]);
+		return 0;
+	default:
+		break;
+	}
+	if (ntok != 1)
+		return perr(p, "%s: expected one value, got %d", name, ntok);
+	switch (k) {
+	case E_REQ_OVH: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->request_overhead_ms);
+	case E_PREP: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->data_prep_overhead_ms);
+	case E_RESELECT: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->reselect_overhead_ms);
+	case E_SEG_BLOCKS: return get_u64(p, name, tok[0], 0, 1u << 23, &m->cache_segment_blocks);
+	case E_WRITE_SEGS:
+		if ((rc = get_u64(p, name, tok[0], 1, 4096, &u)))
+			return rc;
+		m->write_segments = (uint32_t)u;
+		return 0;
+	case E_RA: return get_word(p, name, tok[0], ra, 5, &m->readahead);
+	case E_RA_MIN: return get_u64(p, name, tok[0], 0, 1u << 23, &m->readahead_min_blocks);
+	case E_RA_MAX: return get_u64(p, name, tok[0], 0, 1u << 23, &m->readahead_max_blocks);
+	default: return perr(p, "internal: unhandled key %s", name);
+	}
+}
+
+/* A shorthand and its full key together is an error, reported at the later line. */
+static int shorthand_check(struct parser *p, enum key shortk, enum ekey fullk)
+{
+	unsigned a = p->seen[shortk], b = p->eseen[fullk];
+
+	if (!a || !b)
+		return 0;
+	p->line = a > b ? a : b;
+	if (a > b)
+		return perr(p, "%s: %s was given on line %u (a shorthand and its full key)",
+			    key_names[shortk], ekey_names[fullk], b);
+	return perr(p, "%s: %s was given on line %u (a shorthand and its full key)",
+		    ekey_names[fullk], key_names[shortk], a);
+}
+
+/* The engine keys' defaults that depend on other keys, and their whole-file checks. */
+static int finish_engine(struct parser *p)
+{
+	struct hd_sim_model *m = p->m;
+	unsigned *e = p->eseen;
+	int rc;
+
+	if ((rc = shorthand_check(p, K_READ_OVH, E_RMISS)) || (rc = shorthand_check(p, K_HIT_OVH, E_RHIT)) ||
+	    (rc = shorthand_check(p, K_WRITE_OVH, E_WMISS)) || (rc = shorthand_check(p, K_WRITE_OVH, E_WHIT)) ||
+	    (rc = shorthand_check(p, K_SEGMENT_KB, E_SEG_BLOCKS)) ||
+	    (rc = shorthand_check(p, K_READAHEAD_KB, E_RA_MAX)))
+		return rc;
+	if (!e[E_RMISS])
+		m->read_miss_ovh_ms[0] = m->read_miss_ovh_ms[1] = m->read_overhead_ms;
+	if (!e[E_RHIT])
+		m->read_hit_ovh_ms[0] = m->read_hit_ovh_ms[1] = m->cache_hit_overhead_ms;
+	if (!e[E_WMISS])
+		m->write_miss_ovh_ms[0] = m->write_miss_ovh_ms[1] = m->write_overhead_ms;
+	if (!e[E_WHIT])
+		m->write_hit_ovh_ms[0] = m->write_hit_ovh_ms[1] = m->write_overhead_ms;
+	m->read_overhead_ms = m->read_miss_ovh_ms[0];
+	m->cache_hit_overhead_ms = m->read_hit_ovh_ms[0];
+	m->write_overhead_ms = m->write_hit_ovh_ms[0];
+	if (!p->seen[K_IFACE])
+		m->interface_write_mb_s = m->interface_mb_s;
+	if (e[E_SEG_BLOCKS])
+		m->cache_segment_kb = m->cache_segment_blocks / 2;
+	else
+		m->cache_segment_blocks = m->cache_segment_kb * 2;
+	if (e[E_RA_MAX])
+		m->readahead_kb = m->readahead_max_blocks / 2;
+	else
+		m->readahead_max_blocks = m->readahead_kb * 2;
+	if (m->readahead_min_blocks > m->readahead_max_blocks) {
+		p->line = e[E_RA_MIN];
+		return perr(p, "readahead_min_blocks: %llu above readahead_max_blocks %llu",
+			    (unsigned long long)m->readahead_min_blocks,
+			    (unsigned long long)m->readahead_max_blocks);
+	}
+	if (!m->write_segments)
+		m->write_segments = m->write_cache == HD_SIM_WC_ON ? 4096 : 1;
+	if (m->separate_write_segment)
+		m->write_segments = 1;
+	if ((m->write_cache == HD_SIM_WC_APPEND || m->write_cache == HD_SIM_WC_FLUSH) && !m->write_cache_kb)
+		m->write_cache_kb = m->write_segments * m->cache_segment_blocks / 2;
+	if (m->write_cache != HD_SIM_WC_OFF && m->write_cache_kb == 0) {
+		p->line = p->seen[K_WRITE_CACHE];
+		return perr(p, m->write_cache == HD_SIM_WC_ON ? "write_cache: on needs write_cache_kb > 0" :
+			    "write_cache: append and flush need a segment size or write_cache_kb > 0");
+	}
+	return 0;
+}
+
+static void engine_defaults(struct hd_sim_model *m)
+{
+	m->readahead = HD_SIM_RA_SEGMENT;
+	m->readahead_over_requested = 1;
+	m->destage_low = 0.25;
+	m->destage_high = 0.75;
+}
+
 static int parse_scalar(struct parser *p, enum key k, const char *val, char **tok, int ntok)
 {
 	struct hd_sim_model *m = p->m;
@@ -455,6 +657,8 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 		strcpy(m->name, val);
 		return 0;
 	}
+	if (k == K_IFACE)
+		return get_pair(p, name, tok, ntok, 0.1, 1e6, 1, &m->interface_mb_s, &m->interface_write_mb_s);
 	if (ntok != 1)
 		return perr(p, "%s: expected one value, got %d", name, ntok);
 	switch (k) {
@@ -483,30 +687,26 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 	case K_HEAD_SWITCH:
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->head_switch_ms);
 	case K_WRITE_SETTLE:
-		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->write_settle_ms);
+		/* DiskSim's models have negative ones: a write settles faster than a read. */
+		return get_dbl(p, name, tok[0], -1000, 1000, 0, &m->write_settle_ms);
 	case K_READ_OVH:
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->read_overhead_ms);
 	case K_WRITE_OVH:
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->write_overhead_ms);
 	case K_HIT_OVH:
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->cache_hit_overhead_ms);
-	case K_IFACE:
-		/* At least 0.1 MB/s, so that a transfer's nanoseconds stay finite, as for rpm. */
-		return get_dbl(p, name, tok[0], 0.1, 1e6, 0, &m->interface_mb_s);
 	case K_SEGMENTS:
 		return get_u32(p, name, tok[0], 1, 256, &m->cache_segments);
 	case K_SEGMENT_KB:
 		return get_u64(p, name, tok[0], 0, 1u << 22, &m->cache_segment_kb);
 	case K_READAHEAD_KB:
 		return get_u64(p, name, tok[0], 0, 1u << 22, &m->readahead_kb);
-	case K_WRITE_CACHE:
-		if (strcmp(tok[0], "on") == 0)
-			m->write_cache = 1;
-		else if (strcmp(tok[0], "off") == 0)
-			m->write_cache = 0;
-		else
-			return perr(p, "write_cache: '%s': expected on or off", pq(p, tok[0]));
-		return 0;
+	case K_WRITE_CACHE: {
+		static const char *const wc[] = { [HD_SIM_WC_OFF] = "off", [HD_SIM_WC_ON] = "on",
+						  [HD_SIM_WC_APPEND] = "append", [HD_SIM_WC_FLUSH] = "flush" };
+
+		return get_word(p, name, tok[0], wc, 4, &m->write_cache);
+	}
 	case K_WRITE_CACHE_KB:
 		return get_u64(p, name, tok[0], 0, 1u << 22, &m->write_cache_kb);
 	case K_QUEUE_DEPTH:
@@ -555,8 +755,14 @@ static int parse_line(struct parser *p, char *line)
 	for (k = 0; k < NKEYS; k++)
 		if (strcmp(key, key_names[k]) == 0)
 			break;
-	if (k == NKEYS)
-		return perr(p, "unknown key '%s'", pq(p, key));
+	if (k == NKEYS) {
+		for (k = 0; k < E_N; k++)
+			if (strcmp(key, ekey_names[k]) == 0)
+				break;
+		if (k == E_N)
+			return perr(p, "unknown key '%s'", pq(p, key));
+		k += NKEYS;
+	}
 	if (*val == '\0')
 		return perr(p, "%s: missing value", key);
 	/* Keep the value whole for name, split a copy into tokens for the rest. */
@@ -566,6 +772,8 @@ static int parse_line(struct parser *p, char *line)
 			return perr(p, "%s: too many values", key);
 		tok[ntok++] = s;
 	}
+	if (k >= NKEYS)
+		return parse_ekey(p, (enum ekey)(k - NKEYS), tok, ntok);
 	switch ((enum key)k) {
 	case K_ZONE: return parse_zone(p, tok, ntok);
 	case K_SEEK: return parse_seek(p, tok, ntok);
@@ -644,10 +852,8 @@ static int finish(struct parser *p)
 		p->line = p->seek_first10_line;
 		return perr(p, "seek_first10: only with seek_model");
 	}
-	if (m->write_cache && m->write_cache_kb == 0) {
-		p->line = p->seen[K_WRITE_CACHE];
-		return perr(p, "write_cache: on needs write_cache_kb > 0");
-	}
+	if ((rc = finish_engine(p)))
+		return rc;
 	{
 		char why[160];
 		size_t zi;
@@ -712,6 +918,7 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
 	m->interface_mb_s = 40;
 	m->cache_segments = 1;
 	m->queue_depth = 1;
+	engine_defaults(m);
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;

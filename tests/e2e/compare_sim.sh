@@ -11,7 +11,10 @@ command -v python3 >/dev/null || fail "python3 missing (the suite checks JSON wi
 python3 - "$T" <<'PY' || fail "writing the model files"
 import math, sys
 t = sys.argv[1]
-keep = [l for l in open(t + "/atlas3.drive") if not l.split("#")[0].strip().startswith("seek")]
+# The zones without DiskSim's spares, slips and empty space, and no read-ahead:
+# the truth below maps bytes to cylinders through the zones alone.
+keep = [l for l in open(t + "/atlas3.drive")
+        if not l.split("#")[0].strip().startswith(("seek", "zone_", "sparing"))]
 def curve(a, b, knee=1000):
     c, pts = 1, []
     while c <= 8100:
@@ -24,7 +27,7 @@ def write(name, title, a, b, retry):
     for l in keep:
         k = l.split("=")[0].strip()
         l = {"name": "name = %s\n" % title, "write_cache": "write_cache = off\n",
-             "write_cache_kb": "write_cache_kb = 0\n"}.get(k, l)
+             "write_cache_kb": "write_cache_kb = 0\n", "readahead": "readahead = off\n"}.get(k, l)
         out.append(l)
     open("%s/%s.drive" % (t, name), "w").write("".join(out + curve(a, b)) + "write_retry_probability = %g\n" % retry)
 write("a", "Fast Short", 0.5, 0.7, 0)

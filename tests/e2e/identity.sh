@@ -32,16 +32,16 @@ pass "regular file"
 run 0 "$HDDSCOPE" info sim:atlas3
 grep -qx 'model: *QUANTUM_QM39100TD-SW' "$T/out" || fail "sim: model"
 grep -qx 'nominal rpm: *7200' "$T/out" || fail "sim: rpm"
-grep -qx 'write cache: *off' "$T/out" || fail "sim: write cache"
+grep -qx 'write cache: *on' "$T/out" || fail "sim: write cache"
 grep -qx 'SMART: *not available (simulated drive)' "$T/out" || fail "sim: SMART reason"
 grep -q 'simulated drive (its identity is the model' "$T/out" || fail "sim: marked simulated"
 run 0 "$HDDSCOPE" info sim:cheetah9lp --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); i=d["identity"]; assert i["simulated"] is True and i["rpm_nominal"]==10045, i' "$T/out" || fail "sim: json"
 run 0 "$HDDSCOPE" seek -q --samples 20 -o "$T/s.tsv" sim:atlas3
-check_header "$T/s.tsv" "QUANTUM_QM39100TD-SW" 7200 off
+check_header "$T/s.tsv" "QUANTUM_QM39100TD-SW" 7200 on
 # The write cache switched for a run: the header records what was in effect.
-run 0 "$HDDSCOPE" seek -q --samples 20 --write-cache on -o "$T/s0.tsv" sim:atlas3
-check_header "$T/s0.tsv" "QUANTUM_QM39100TD-SW" 7200 on
+run 0 "$HDDSCOPE" seek -q --samples 20 --write-cache off -o "$T/s0.tsv" sim:atlas3
+check_header "$T/s0.tsv" "QUANTUM_QM39100TD-SW" 7200 off
 run 0 "$HDDSCOPE" seek -q --samples 20 --write-cache on -o "$T/s1.tsv" sim:dtla307030
 [ "$(hdr "$T/s1.tsv" write_cache)" = on ] || fail "sim: --write-cache on"
 pass "simulated drive"

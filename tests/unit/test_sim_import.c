@@ -100,7 +100,8 @@ START_TEST(test_diskspecs)
 		"sparing = sectors_per_zone", "zone = 0 4 4 1 2", "zone_offset = 1", "zone_spares = 3",
 		"zone_slips = 3 7", "zone_defects = 10:38", "seek = 1 1.5", "seek = 10 4.0",
 		"head_switch_ms = 0.25", "write_settle_ms = 0.5", "interface_mb_s = 5.12",
-		"cache_hit_overhead_ms = 0.2", "cache_segments = 4", "cache_segment_kb = 32",
+		"read_hit_overhead_ms = 0.2 0", "cache_segments = 4", "cache_segment_blocks = 64",
+		"write_settle_on_head_switch = on", "readahead = off",
 		"write_cache = off", "queue_depth = 1",
 		"# not expressed: Allow sneaky full read hits = 0",
 		"# not expressed: Percent error in rpms = 0.1",
@@ -139,8 +140,8 @@ START_TEST(test_parv)
 	/* The instantiated disk; its bus's block time (0.2 ms) is the largest. */
 	t = import_ok(tu_path("p.parv"), NULL);
 	has_line(t, "name = D2");
-	has_line(t, "interface_mb_s = 2.56");
-	has_line(t, "# not expressed: a write block time other than the read's (2.048 MB/s)");
+	/* Writes at the bus's write block time (0.25 ms). */
+	has_line(t, "interface_mb_s = 2.56 2.048");
 	free(t);
 	/* --disk names another block, or an instance of the range. */
 	t = import_ok(tu_path("p.parv"), "D1");

@@ -76,6 +76,94 @@ START_TEST(test_parse_values)
 }
 END_TEST
 
+/* The engine's keys: values, pairs, shorthands and the defaults that follow from other keys. */
+START_TEST(test_parse_engine_keys)
+{
+	static const char *const head =
+		"format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 9 100\nseek = 1 1\n";
+	char text[2048];
+	struct hd_sim_model *m = parse_ok(good);
+
+	/* Defaults: the shorthands' values fill both halves of every pair. */
+	ck_assert(m->read_miss_ovh_ms[0] == 0.3 && m->read_miss_ovh_ms[1] == 0.3);
+	ck_assert(m->read_hit_ovh_ms[0] == 0.1 && m->read_hit_ovh_ms[1] == 0.1);
+	ck_assert(m->write_miss_ovh_ms[0] == 0.3 && m->write_hit_ovh_ms[1] == 0.3);
+	ck_assert(m->request_overhead_ms == 0 && m->completion_ovh_ms[0] == 0 && m->completion_ovh_ms[1] == 0);
+	ck_assert(m->interface_write_mb_s == 40);
+	ck_assert_int_eq(m->readahead, HD_SIM_RA_SEGMENT);
+	ck_assert_uint_eq(m->readahead_min_blocks, 0);
+	ck_assert_uint_eq(m->readahead_max_blocks, 0);
+	ck_assert_int_eq(m->readahead_over_requested, 1);
+	ck_assert_int_eq(m->readahead_on_hit, 0);
+	ck_assert_int_eq(m->read_any_free_blocks, 0);
+	ck_assert_int_eq(m->write_cache, HD_SIM_WC_OFF);
+	ck_assert_uint_eq(m->write_segments, 1);
+	ck_assert_int_eq(m->separate_write_segment, 0);
+	ck_assert_int_eq(m->write_settle_on_head_switch, 0);
+	ck_assert(m->destage_low == 0.25 && m->destage_high == 0.75);
+	hd_sim_model_free(m);
+
+	snprintf(text, sizeof(text), "%s%s", head,
+		 "read_miss_overhead_ms = 0.1 0.2\nread_hit_overhead_ms = 0.374 0.335\n"
+		 "write_miss_overhead_ms = 0.47828 0.5002\nwrite_hit_overhead_ms = 0.414\n"
+		 "request_overhead_ms = 0.05\ncompletion_overhead_ms = 0.01 0.02\n"
+		 "interface_mb_s = 4.83 9.66\ncache_segment_blocks = 64\nwrite_segments = 2\n"
+		 "readahead = stream\nreadahead_min_blocks = 8\nreadahead_max_blocks = 64\n"
+		 "readahead_over_requested = off\nreadahead_on_hit = on\nread_any_free_blocks = on\n"
+		 "write_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n"
+		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\n");
+	m = parse_ok(text);
+	ck_assert(m->read_miss_ovh_ms[0] == 0.1 && m->read_miss_ovh_ms[1] == 0.2);
+	ck_assert(m->read_hit_ovh_ms[0] == 0.374 && m->read_hit_ovh_ms[1] == 0.335);
+	ck_assert(m->write_miss_ovh_ms[0] == 0.47828 && m->write_miss_ovh_ms[1] == 0.5002);
+	ck_assert(m->write_hit_ovh_ms[0] == 0.414 && m->write_hit_ovh_ms[1] == 0.414);
+	/* The shorthands' fields report the after-read values. */
+	ck_assert(m->read_overhead_ms == 0.1 && m->cache_hit_overhead_ms == 0.374 && m->write_overhead_ms == 0.414);
+	ck_assert(m->request_overhead_ms == 0.05);
+	ck_assert(m->completion_ovh_ms[0] == 0.01 && m->completion_ovh_ms[1] == 0.02);
+	ck_assert(m->interface_mb_s == 4.83 && m->interface_write_mb_s == 9.66);
+	ck_assert_uint_eq(m->cache_segment_blocks, 64);
+	ck_assert_uint_eq(m->cache_segment_kb, 32);
+	ck_assert_int_eq(m->readahead, HD_SIM_RA_STREAM);
+	ck_assert_uint_eq(m->readahead_min_blocks, 8);
+	ck_assert_uint_eq(m->readahead_max_blocks, 64);
+	ck_assert_uint_eq(m->readahead_kb, 32);
+	ck_assert(!m->readahead_over_requested && m->readahead_on_hit && m->read_any_free_blocks);
+	ck_assert_int_eq(m->write_cache, HD_SIM_WC_FLUSH);
+	ck_assert_uint_eq(m->write_segments, 2);
+	/* flush without write_cache_kb: its write segments' size. */
+	ck_assert_uint_eq(m->write_cache_kb, 64);
+	ck_assert(m->write_settle_ms == -0.483 && m->write_settle_on_head_switch);
+	ck_assert(m->reselect_overhead_ms == 0.16249 && m->data_prep_overhead_ms == 0.02519);
+	hd_sim_model_free(m);
+
+	/* The shorthands, and the defaults that follow from write_cache. */
+	snprintf(text, sizeof(text), "%s%s", head,
+		 "read_overhead_ms = 0.2\ncache_hit_overhead_ms = 0.05\nwrite_overhead_ms = 0.4\n"
+		 "cache_segment_kb = 16\nreadahead_kb = 8\nwrite_cache = on\nwrite_cache_kb = 64\n"
+		 "destage_water_marks = 0 1\n");
+	m = parse_ok(text);
+	ck_assert(m->read_miss_ovh_ms[0] == 0.2 && m->read_miss_ovh_ms[1] == 0.2);
+	ck_assert(m->read_hit_ovh_ms[1] == 0.05);
+	ck_assert(m->write_miss_ovh_ms[1] == 0.4 && m->write_hit_ovh_ms[0] == 0.4);
+	ck_assert_uint_eq(m->cache_segment_blocks, 32);
+	ck_assert_uint_eq(m->readahead_max_blocks, 16);
+	ck_assert_int_eq(m->write_cache, HD_SIM_WC_ON);
+	ck_assert_uint_eq(m->write_segments, 4096);
+	ck_assert(m->destage_low == 0 && m->destage_high == 1);
+	hd_sim_model_free(m);
+
+	snprintf(text, sizeof(text), "%s%s", head,
+		 "cache_segment_blocks = 64\nwrite_cache = append\nwrite_segments = 3\nseparate_write_segment = on\n");
+	m = parse_ok(text);
+	ck_assert_int_eq(m->write_cache, HD_SIM_WC_APPEND);
+	/* A separate write segment is the one segment write data goes to. */
+	ck_assert_uint_eq(m->write_segments, 1);
+	ck_assert_uint_eq(m->write_cache_kb, 32);
+	hd_sim_model_free(m);
+}
+END_TEST
+
 START_TEST(test_layout_roundtrip)
 {
 	struct hd_sim_model *m = parse_ok(good);
@@ -250,7 +338,36 @@ static const struct {
 	{ "format = 1\nseek = 1 1\nseek_model = 1 1 1 1 1\n", 3, "seek lines were already given" },
 	{ "format = 1\nseek_model = 1 1 1 1 1\nseek = 1 1\n", 3, "seek_model was already given on line 2" },
 	{ "format = 1\nseek_model = 1 1 1 1\n", 2, "seek_model: expected A B KNEE C E" },
-	{ "format = 1\nwrite_cache = maybe\n", 2, "write_cache: 'maybe': expected on or off" },
+	{ "format = 1\nwrite_cache = maybe\n", 2, "write_cache: 'maybe': expected off, on, append or flush" },
+	/* The engine's keys (DiskSim's controller and cache). */
+	{ "format = 1\nread_miss_overhead_ms = 1 2 3\n", 2, "read_miss_overhead_ms: expected one or two values, got 3" },
+	{ "format = 1\nwrite_hit_overhead_ms = 0.1 -1\n", 2, "write_hit_overhead_ms: -1 out of range" },
+	{ "format = 1\ninterface_mb_s = 40 0\n", 2, "interface_mb_s: 0 out of range" },
+	{ "format = 1\nreadahead = always\n", 2,
+	  "readahead: 'always': expected off, track, cylinder, segment or stream" },
+	{ "format = 1\nreadahead_on_hit = yes\n", 2, "readahead_on_hit: 'yes': expected off or on" },
+	{ "format = 1\nseparate_write_segment = on off\n", 2, "separate_write_segment: expected on or off" },
+	{ "format = 1\nwrite_segments = 0\n", 2, "write_segments: 0 out of range (1..4096)" },
+	{ "format = 1\ndestage_water_marks = 0.5\n", 2, "destage_water_marks: expected LOW HIGH" },
+	{ "format = 1\ndestage_water_marks = 0.8 0.2\n", 2, "destage_water_marks: HIGH 0.2 below LOW 0.8" },
+	{ "format = 1\ndestage_water_marks = 0 1.5\n", 2, "destage_water_marks: 1.5 out of range" },
+	{ "format = 1\nreadahead = off\nreadahead = track\n", 3, "readahead: duplicate key (first on line 2)" },
+	{ "format = 1\nwrite_settle_ms = -1001\n", 2, "write_settle_ms: -1001 out of range" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n"
+	  "read_miss_overhead_ms = 0.2\nread_overhead_ms = 0.3\n", 8,
+	  "read_overhead_ms: read_miss_overhead_ms was given on line 7 (a shorthand and its full key)" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n"
+	  "write_overhead_ms = 0.3\n\nwrite_hit_overhead_ms = 0.2\n", 9,
+	  "write_hit_overhead_ms: write_overhead_ms was given on line 7" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n"
+	  "cache_segment_kb = 32\ncache_segment_blocks = 64\n", 8, "cache_segment_blocks: cache_segment_kb was given on line 7" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n"
+	  "readahead_max_blocks = 64\nreadahead_kb = 32\n", 8, "readahead_kb: readahead_max_blocks was given on line 7" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n"
+	  "readahead_min_blocks = 65\nreadahead_max_blocks = 64\n", 7,
+	  "readahead_min_blocks: 65 above readahead_max_blocks 64" },
+	{ "format = 1\nrpm = 7200\nsector_bytes = 512\nsurfaces = 1\nzone = 0 1 10\nseek = 1 1\n"
+	  "write_cache = flush\n", 7, "write_cache: append and flush need a segment size or write_cache_kb > 0" },
 	{ "format = 1\nqueue_depth = 0\n", 2, "queue_depth: 0 out of range" },
 	{ "format = 1\nwrite_retry_probability = 1.5\n", 2, "write_retry_probability: 1.5 out of range" },
 	{ "format = 1\ninterface_mb_s = 0\n", 2, "interface_mb_s: 0 out of range" },
@@ -384,7 +501,7 @@ END_TEST
 int main(void)
 {
 	return tu_main("sim_model", "model", NULL, NULL,
-		       TU_TESTS(TU_TEST(test_parse_values), TU_TEST(test_layout_roundtrip), TU_TEST(test_skew_angles),
+		       TU_TESTS(TU_TEST(test_parse_values), TU_TEST(test_parse_engine_keys), TU_TEST(test_layout_roundtrip), TU_TEST(test_skew_angles),
 				TU_TEST(test_seek_curve), TU_TEST(test_write_seek_and_average), TU_TEST(test_seek_model_form), TU_LOOP(test_malformed, bad),
 				TU_TEST(test_load_errors), TU_LOOP(test_preset_files, want_presets),
 				TU_TEST(test_embedded_presets)));
