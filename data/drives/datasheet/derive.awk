@@ -262,7 +262,15 @@ END {
 	m = cyl - 1
 	for (i = 1; i <= nset; i++)
 		sv[setk[i]] = setv[i]
-	buf = sv["cache_segments"] * sv["cache_segment_kb"] + (sv["write_cache"] != "off" ? sv["write_cache_kb"] : 0)
+	# A modern write-back cache has write_cache_kb of its own; DiskSim's
+	# levels (append, flush) keep write data in segments, beside the read
+	# segments only when separate_write_segment is on.
+	wbuf = 0
+	if (sv["write_cache"] == "on")
+		wbuf = sv["write_cache_kb"]
+	else if (sv["write_cache"] != "off" && sv["write_cache"] != "" && sv["separate_write_segment"] == "on")
+		wbuf = (sv["write_segments"] != "" ? sv["write_segments"] : 1) * sv["cache_segment_kb"]
+	buf = sv["cache_segments"] * sv["cache_segment_kb"] + wbuf
 	if (buf > need("buffer_kb") + 0) {
 		FNR = lines
 		die(sprintf("the read segments and the write cache take %d KB, more than buffer_kb %d", buf, val["buffer_kb"]))
@@ -283,9 +291,8 @@ END {
 	       nz, cyl, capacity(cyl), B
 	printf "# (%.4f%% of the published capacity; the zone table itself is not published).\n",
 	       100 * capacity(cyl) / cap_sectors
-	printf "# Buffer: %d read segments of %d KB and a %d KB write cache, %d KB of the %d KB published.\n",
-	       sv["cache_segments"], sv["cache_segment_kb"], sv["write_cache"] != "off" ? sv["write_cache_kb"] : 0,
-	       buf, val["buffer_kb"]
+	printf "# Buffer: %d read segments of %d KB and %d KB for writes, %d KB of the %d KB published.\n",
+	       sv["cache_segments"], sv["cache_segment_kb"], wbuf, buf, val["buffer_kb"]
 	skews(so)
 	printf "# Outer zone %d sectors per track: media %.2f MB/s, sequential host rate %.2f MB/s;\n",
 	       so, so * B * rpm / 60 / 1e6, host_rate(so)
