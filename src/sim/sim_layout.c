@@ -71,6 +71,19 @@ static size_t lower_bound(const uint64_t *a, size_t n, uint64_t key)
 }
 
 /*
+ * Slips listed out of order are applied in the order listed (as DiskSim
+ * does), which takes a walk over the whole list.  The walk counts a slip
+ * at or after the unit's first slot only when it lies within x + (the
+ * count so far) of it, so with no slip in [first, first + x + nslips] (j:
+ * the first slip at or after first, in ascending order) every slip before
+ * first counts and no other does, whatever the order: no walk needed.
+ */
+static int listed_near(const struct hd_sim_zone *z, size_t j, uint64_t end)
+{
+	return j < z->nslips && z->slips[j] <= end + z->nslips;
+}
+
+/*
  * The slips a place x moves past when each slip at or before it pushes it
  * on by one: the longest prefix of slips with slips[i] <= x + i, found on
  * their running maximum of slips[i] - i.
@@ -79,8 +92,12 @@ static size_t skip_count(const struct hd_sim_zone *z, uint64_t x)
 {
 	size_t lo = 0, hi = z->nslips;
 
-	/* Slips listed out of order count in the order listed, as DiskSim counts them. */
-	if (z->slips_listed) {
+	/*
+	 * Slips listed out of order count in the order listed, as DiskSim
+	 * counts them; a slip at or before x always counts and one past x +
+	 * nslips never does, so the order matters only with a slip in between.
+	 */
+	if (z->slips_listed && listed_near(z, lower_bound(z->slips, z->nslips, x + 1), x)) {
 		for (lo = 0, hi = 0; lo < z->nslips; lo++)
 			hi += z->slips_listed[lo] <= x + hi;
 		return hi;
@@ -160,7 +177,7 @@ static uint64_t map_per_cyl(const struct hd_sim_model *m, const struct hd_sim_zo
 	uint64_t c0 = m->sparing == HD_SPARE_AT_END ? j : 0;
 	const struct hd_sim_remap *d;
 
-	if (z->slips_listed) {
+	if (z->slips_listed && listed_near(z, j, first + x)) {
 		size_t i, c = 0;
 
 		for (i = 0; i < z->nslips; i++) {
@@ -171,6 +188,9 @@ static uint64_t map_per_cyl(const struct hd_sim_model *m, const struct hd_sim_zo
 		/* No bound from the next slip (k at the end): zone_place checks the run. */
 		j = k = z->nslips;
 		c0 = c;
+	} else if (z->slips_listed) {
+		/* No slip near: the order they are listed in cannot matter. */
+		j = k = z->nslips;
 	} else {
 		while (k < z->nslips && z->slips[k] <= first + x + c0 + (k - j))
 			k++;
@@ -196,7 +216,7 @@ static uint64_t map_per_track(const struct hd_sim_zone *z, uint64_t r, int remap
 	size_t j = lower_bound(z->slips, z->nslips, first), k = j;
 	const struct hd_sim_remap *d;
 
-	if (z->slips_listed) {
+	if (z->slips_listed && listed_near(z, j, first + x)) {
 		size_t i, c = 0;
 
 		for (i = 0; i < z->nslips; i++)
@@ -204,6 +224,9 @@ static uint64_t map_per_track(const struct hd_sim_zone *z, uint64_t r, int remap
 		/* No bound from the next slip (k at the end): zone_place checks the run. */
 		j = k = z->nslips;
 		slot = first + x + c;
+	} else if (z->slips_listed) {
+		j = k = z->nslips;
+		slot = first + x;
 	} else {
 		while (k < z->nslips && z->slips[k] <= first + x + (k - j))
 			k++;
@@ -299,7 +322,7 @@ static void zone_place(const struct hd_sim_model *m, const struct hd_sim_zone *z
 		run = min64(run, defect_after(z, slot) - slot);
 	run = min64(run, S - l->sec);
 	run = min64(run, z->lbas - rel);
-	if (z->slips_listed && run > 1)
+	if (z->slips_listed && run > 1 && listed_near(z, lower_bound(z->slips, z->nslips, slot), slot + run))
 		run = listed_run(m, z, rel, slot, run);
 	l->run = (uint32_t)run;
 	l->skew = slip_skew(m, z, crel, l->surf);
