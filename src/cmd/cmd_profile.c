@@ -195,7 +195,7 @@ static double est_zone(int q, int w, double acc, double rate)
 
 static const struct step steps[] = {
 	{ HD_PF_SEEK_READ, &hd_probe_seek, 0, 0, 0, fill_seek_read, est_seek_read },
-	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 0, fill_seek_write, est_seek_write },
+	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 1, fill_seek_write, est_seek_write },
 	{ HD_PF_RESPONSE, &hd_probe_response, 0, 1, 1, fill_response, est_response },
 	{ HD_PF_MEDIA, &hd_probe_media, 0, 0, 0, fill_media, est_media },
 	{ HD_PF_QUEUE, &hd_probe_queue, 0, 0, 0, fill_queue, est_queue },

@@ -90,8 +90,16 @@ static int seek_setup(const struct hd_seek_opts *o, const struct hd_dev *d, stru
 		       (unsigned long long)size);
 		return HD_EXIT_USAGE;
 	}
-	/* The jitter window: a megabyte, less on small devices. */
-	p->jitter = (1u << 20) < size / 16 ? (1u << 20) : size / 16 / al * al;
+	/*
+	 * The jitter window: a gigabyte, a sixteenth of smaller devices.  It
+	 * is there for the cache, not the phase (the phase delay sees to
+	 * that): every reference leaves its block and what the drive read
+	 * ahead in the cache, so in a narrow window the next reference would
+	 * mostly be a hit and the head could not be put there.  A window much
+	 * larger than the cache keeps that rare.  Within a zone a distance in
+	 * bytes is the same number of cylinders wherever R lies.
+	 */
+	p->jitter = ((uint64_t)1 << 30) < size / 16 ? ((uint64_t)1 << 30) : size / 16 / al * al;
 	room_lo = p->ref >= p->jitter / 2 ? p->ref - p->jitter / 2 : 0;
 	room_hi = size - o->block - p->ref >= p->jitter / 2 ? size - o->block - p->ref - p->jitter / 2 : 0;
 	/* The range must fit on both sides, since d takes both signs. */
@@ -189,7 +197,10 @@ static int seek_run(void *vo)
 		    (unsigned long long)(p.dist.log ? p.dist.min : 0), (unsigned long long)p.block,
 		    p.dist.log ? "log" : "linear", (unsigned long long)o.c.seed);
 	s.run.total = o.samples;
+	hd_session_phase(&s, 0);
 	hd_session_calibrate(&s, buf, p.block);
+	if (o.op == HD_OP_WRITE && !hd_session_stop(&s))
+		hd_session_calibrate_writes(&s, wbuf, p.block);
 
 	for (i = 0; i < o.samples && !hd_session_stop(&s); i++) {
 		int64_t dist = hd_dist_next(&s.run.rng, &p.dist);
@@ -206,7 +217,7 @@ static int seek_run(void *vo)
 			break;
 		hd_run_progress(&s.run, i + 1, o.samples);
 	}
-	ex = hd_session_end(&s, "distance_bytes offset_bytes latency_ms op class", i == o.samples);
+	ex = hd_session_end(&s, "distance_bytes offset_bytes latency_ms op class delay_ms", i == o.samples);
 done:
 	hd_buf_free(buf, p.block);
 	hd_buf_free(wbuf, p.block);

@@ -27,7 +27,7 @@ for name, p in s["probes"].items():
 assert seen >= 10, seen
 assert s["probes"]["seek-read"]["errors"] > 0 and s["probes"]["seek-read"]["complete"] is True
 PY
-[ "$(grep -c $'\terror$' "$T/bad/seek-read.tsv")" = "$(hdr "$T/bad/seek-read.tsv" samples_error)" ] || fail "error rows"
+[ "$(grep -c $'\terror\t' "$T/bad/seek-read.tsv")" = "$(hdr "$T/bad/seek-read.tsv" samples_error)" ] || fail "error rows"
 run 5 "$HDDSCOPE" verdict "$T/bad"
 grep -q '^FAIL  I/O errors: [0-9]* failed accesses (seek-read@' "$T/out" || { cat "$T/out"; fail "verdict: errors"; }
 pass "bad sectors: error samples, offsets in summary.json, verdict FAIL"

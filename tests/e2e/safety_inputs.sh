@@ -207,7 +207,7 @@ pass "CRLF traces, models and rules"
 echo "bad_sectors = 8963000-8963100" >>"$I/bad.drive"
 mkdir "$T/lie"
 run 0 "$HDDSCOPE" seek -q -o "$T/lie/seek-read.tsv" "sim:$I/bad.drive"
-errs=$(grep -c $'\terror$' "$T/lie/seek-read.tsv")
+errs=$(grep -c $'\terror\t' "$T/lie/seek-read.tsv")
 [ "$errs" -gt 0 ] || fail "no error rows to count"
 sed -i 's/^# samples_error: .*/# samples_error: 0/' "$T/lie/seek-read.tsv"
 run 5 "$HDDSCOPE" verdict "$T/lie"

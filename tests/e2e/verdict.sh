@@ -18,7 +18,11 @@ done
 
 run 0 "$HDDSCOPE" verdict "$T/steady"
 grep -qx 'verdict: PASS' "$T/out" || { cat "$T/out"; fail "steady drive not PASS"; }
-grep -q '^PASS  write response stable: 0.00% of writes' "$T/out" || fail "steady: write figure"
+# With the phase random, a write whose block crosses a track (a head switch and
+# up to a revolution more) may end more than a revolution past its distance's
+# median: a few in a thousand at most, a tenth of the warning limit.
+pct=$(sed -n 's/^PASS  write response stable: \([0-9.]*\)% of writes.*/\1/p' "$T/out")
+[ -n "$pct" ] && awk -v p="$pct" 'BEGIN { exit !(p < 0.25) }' || fail "steady: write figure ${pct:-missing}"
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]; assert v["result"]=="PASS", v' \
 	"$T/steady/summary.json" || fail "verdict not stored in summary.json"
 pass "PASS on a steady drive"
@@ -32,9 +36,10 @@ pass "FAIL naming write response with write retries"
 
 run 5 "$HDDSCOPE" verdict "$T/bad"
 grep -q '^FAIL  I/O errors: [0-9]* failed accesses (' "$T/out" || { cat "$T/out"; fail "bad: no error reason"; }
-# Every access named (4 KiB at the offset) touches the bad range.
-grep '^FAIL  I/O errors' "$T/out" | grep -o '@[0-9]*' | tr -d @ |
-	awk -v lo=$((8963000 * 512)) -v hi=$((8963101 * 512)) '{ n++; if ($1 + 4096 <= lo || $1 >= hi) bad++ } END { exit !(n > 0 && bad == 0) }' ||
+# Every access named (4 KiB at the offset; a media read up to 1 MiB) touches the bad range.
+grep '^FAIL  I/O errors' "$T/out" | grep -o '[a-z-]*@[0-9]*' | tr @ ' ' |
+	awk -v lo=$((8963000 * 512)) -v hi=$((8963101 * 512)) '{ n++; len = $1 == "media" ? 1048576 : 4096
+		if ($2 + len <= lo || $2 >= hi) bad++ } END { exit !(n > 0 && bad == 0) }' ||
 	fail "bad: offsets outside the bad sectors"
 grep -q '^FAIL  stalls: slowest access' "$T/out" || fail "bad: the retries' stalls not reported"
 pass "FAIL naming I/O errors with bad sectors"
