@@ -35,8 +35,9 @@ static const struct hd_cmdspec response_spec = {
 	.intro = "Response time against seek distance over the whole stroke: a grid of\n"
 		 "log-spaced distances from one access unit to the full device, each timed\n"
 		 "--reps times from random starting points, in both directions.  Each sample\n"
-		 "is a media read at the start, then one timed access at start +- distance.\n"
-		 "With --write, writes are timed too (data-preserving).\n"
+		 "is a media read at the start, a wait drawn uniformly over one revolution\n"
+		 "(none within two blocks, which time the rotation), then one timed access at\n"
+		 "start +- distance.  With --write, writes are timed too (data-preserving).\n"
 		 "\n",
 	.opts = response_options,
 	.outro = "\n"

@@ -1,6 +1,7 @@
 /*
  * The seek probe: position the head with a media read at a jittered
- * reference R, then time one access at R + d for a signed distance d.
+ * reference R, wait a random fraction of a revolution (the phase delay,
+ * session.c), then time one access at R + d for a signed distance d.
  * Latency against d is the drive's seek curve with rotation on top.
  * Writes are data-preserving: each target's bytes are read (untimed) just
  * before and written back unchanged by the timed write.
@@ -47,8 +48,11 @@ static const struct hd_option seek_options[] = {
 static const struct hd_cmdspec seek_spec = {
 	HD_PROBE_SPEC("seek", "[OPTIONS] [DEVICE]"),
 	.intro = "Time accesses at signed distances from a reference point: the seek curve.\n"
-		 "Each sample is a media read at a jittered reference R, then one timed access\n"
-		 "at R + d.  DEVICE is a block device, a regular file, or sim:NAME\n"
+		 "Each sample is a media read at a jittered reference R, a wait drawn uniformly\n"
+		 "over one revolution (so that the target's rotational phase is random at every\n"
+		 "distance), then one timed access at R + d.  Writes are labelled by a write\n"
+		 "calibration of their own: cache, media, or unknown where the time cannot tell.\n"
+		 "DEVICE is a block device, a regular file, or sim:NAME\n"
 		 "(default: " HD_DEFAULT_TARGET ", a simulated drive built from measured data).\n"
 		 "\n"
 		 "Pattern:\n",

@@ -396,8 +396,12 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 		say_interrupted(s);
 		ex = hd_interrupt_exit();
 	} else if (!s->run.quiet) {
+		char unknown[48] = "";
+
+		if (s->nunknown)
+			snprintf(unknown, sizeof(unknown), ", %" PRIu64 " unknown", s->nunknown);
 		fprintf(stderr, "%s: %" PRIu64 " samples (%" PRIu64 " media, %" PRIu64 " cache, %" PRIu64
-			" error) -> %s\n", s->run.test, s->nrows, s->nmedia, s->ncache, s->nerror, s->out);
+			" error%s) -> %s\n", s->run.test, s->nrows, s->nmedia, s->ncache, s->nerror, unknown, s->out);
 	}
 	session_close(s);
 	return ex;
