@@ -1,6 +1,6 @@
 # Seek scatter: latency against signed distance from the reference.
 #   gnuplot -c plots/seek.gp DATA.tsv OUT.png|OUT.svg
-# Media and cache samples get different colours; errors are marked at the top.
+# Media, cache and unknown samples get different colours; errors are marked at the top.
 if (ARGC < 2) { print "usage: gnuplot -c seek.gp DATA.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
@@ -22,10 +22,10 @@ set datafile commentschars "#"
 # drawn last, on top, only where the header counts some (gnuplot warns about
 # an empty one).  Small filled squares draw several times faster than
 # circles and look the same at this size.  The titled NaN lines are the key.
-colour(c) = c eq "cache" ? 0xff7f0e : 0x1f77b4
-errors = sprintf("< grep -e '\terror$' '%s'", DATA)
+colour(c) = c eq "cache" ? 0xff7f0e : c eq "unknown" ? 0x7f7f7f : 0x1f77b4
+errors = sprintf("< grep -e '\terror\t' '%s'", DATA)
 samples = 'DATA using ($1/1e6):(strcol(5) eq "error" ? 1/0 : $3):(colour(strcol(5))) with points pt 5 ps 0.3 lc rgb variable notitle'
-key = 'NaN with points pt 5 ps 0.3 lc rgb "#1f77b4" title "media", NaN with points pt 5 ps 0.3 lc rgb "#ff7f0e" title "cache hit", NaN with points pt 2 ps 0.8 lc rgb "#d62728" title "error"'
+key = 'NaN with points pt 5 ps 0.3 lc rgb "#1f77b4" title "media", NaN with points pt 5 ps 0.3 lc rgb "#ff7f0e" title "cache hit", NaN with points pt 5 ps 0.3 lc rgb "#7f7f7f" title "unknown", NaN with points pt 2 ps 0.8 lc rgb "#d62728" title "error"'
 if (hdr("samples_error") eq "0") {
     plot @samples, @key
 } else {

@@ -33,6 +33,9 @@ enum hd_dev_kind {
  *    multiples of the device's logical sector, buf is aligned to
  *    hd_dev_align(); the whole range lies inside the device.  A short
  *    transfer is reported as -EIO.
+ *  write_fua (optional): a write that completes only once it is on the
+ *    media (FUA), whatever the mode the device was opened in; -ENOTSUP
+ *    where the system cannot send one.
  *  now_ns: the backend's clock in nanoseconds (CLOCK_MONOTONIC for real
  *    devices, the virtual clock for the simulated drive).
  *  idle_ns: let ns nanoseconds pass without I/O (a real sleep on a real
@@ -55,6 +58,7 @@ struct hd_dev_ops {
 	const char *name;
 	int (*read)(struct hd_dev *d, void *buf, size_t len, uint64_t off);
 	int (*write)(struct hd_dev *d, const void *buf, size_t len, uint64_t off);
+	int (*write_fua)(struct hd_dev *d, const void *buf, size_t len, uint64_t off);
 	int64_t (*now_ns)(struct hd_dev *d);
 	void (*idle_ns)(struct hd_dev *d, int64_t ns);
 	void (*close)(struct hd_dev *d);
@@ -103,6 +107,12 @@ void hd_buf_free(void *buf, size_t len);
  */
 int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off,
 		 int64_t *lat_ns);
+
+/*
+ * A timed write with FUA (the write_fua hook), as hd_dev_timed times a
+ * write; -ENOTSUP where the backend has no such write.
+ */
+int hd_dev_timed_fua(struct hd_dev *d, void *buf, size_t len, uint64_t off, int64_t *lat_ns);
 
 /* Untimed access with the same checks. */
 int hd_dev_io(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t off);

@@ -24,6 +24,13 @@ enum hd_class {
 	HD_CLASS_MEDIA,
 	HD_CLASS_CACHE,
 	HD_CLASS_ERROR,
+	/*
+	 * A write the calibration cannot place: the drive's cache takes
+	 * writes, yet this one was slower than a hit, so it waited for the
+	 * cache to make room (its time is an earlier write's destaging) or
+	 * went to the media; nothing in its time tells which.
+	 */
+	HD_CLASS_UNKNOWN,
 };
 const char *hd_class_name(enum hd_class c);
 
@@ -64,6 +71,19 @@ struct hd_run {
 	enum hd_op last_err_op;
 	int64_t cache_threshold_ns;	/* -1: no gap found, every sample is media */
 	int64_t cal_hit_p50_ns, cal_media_p50_ns;
+	/*
+	 * The write calibration (hd_calibrate_writes): 0 before it, and then
+	 * writes are labelled by cache_threshold_ns as reads are (a probe
+	 * with a calibration of its own sets that).  After it, writes faster
+	 * than wcache_threshold_ns are cache and slower ones unknown, or,
+	 * with wcache_threshold_ns -1 (the writes reach the media: --sync,
+	 * or no write cache), every write is media.
+	 */
+	int wcal;
+	int64_t wcache_threshold_ns;
+	/* Set by hd_position: every reference read came from the cache, the head is not known to be there. */
+	int unplaced;
+	int64_t cal_wrepeat_p50_ns, cal_wfua_p50_ns;
 };
 
 void hd_run_init(struct hd_run *r, struct hd_dev *dev, const char *test, uint64_t seed, int quiet);
@@ -77,8 +97,8 @@ void hd_run_progress_end(struct hd_run *r);
  */
 int hd_run_account(struct hd_run *r, int rc, enum hd_op op, uint64_t off);
 
-/* Classify a latency against the calibrated threshold. */
-enum hd_class hd_run_classify(const struct hd_run *r, int rc, int64_t lat_ns);
+/* Classify an access of op against the calibrated thresholds (reads', or writes' once calibrated). */
+enum hd_class hd_run_classify(const struct hd_run *r, int rc, enum hd_op op, int64_t lat_ns);
 
 /*
  * Calibrate the cache-hit threshold with blocks of len bytes: time
@@ -89,6 +109,20 @@ enum hd_class hd_run_classify(const struct hd_run *r, int rc, int64_t lat_ns);
  * row, -EINTR when interrupted, else 0.
  */
 int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len);
+
+/*
+ * Calibrate the labelling of writes of len bytes, after
+ * hd_calibrate_cache: at places drawn from r->aux, the same block written
+ * again and again (its bytes read first and written back), timed as the
+ * run writes and with FUA (hd_dev_timed_fua).  Where the drive's cache
+ * takes the run's writes the first are hits, a fraction of a revolution;
+ * the second wait a revolution each.  Without FUA writes, half a media
+ * read at a random place stands for the second.  Sets r->wcal,
+ * r->wcache_threshold_ns (-1 when the plain repeats are not hits),
+ * r->cal_wrepeat_p50_ns and r->cal_wfua_p50_ns (-1 without).  Returns as
+ * hd_calibrate_cache does.
+ */
+int hd_calibrate_writes(struct hd_run *r, void *buf, size_t len);
 
 /* Write the header lines every data file carries (device, geometry, run). */
 void hd_run_header(struct hd_run *r, struct hd_df_writer *w);
@@ -120,7 +154,10 @@ int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p);
  *    (read-ahead caches only forward).  The plan's reference, distance and
  *    offset are kept; what the longer read leaves in the cache lies within
  *    back_max behind the reference, so a probe whose targets are never that
- *    near behind it sets back_max no larger than its smallest distance.
+ *    near behind it sets back_max no larger than its smallest distance;
+ *    the last two tries (windows of 2 and 4 MiB) may reach further back.
+ * When every try came from the cache, r->unplaced is set (the head is
+ * wherever the last media access left it) and the sample goes on.
  * Returns 0 with *ref set, or the -errno of the access that failed, with
  * *fail_off and *fail_op naming it and *lat_ns its time.
  */

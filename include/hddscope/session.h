@@ -58,8 +58,13 @@ struct hd_session {
 	uint64_t planned;	/* with timed: the samples planned where known, else 0 */
 	int64_t dev_t0_ns;	/* backend clock at the start */
 	int64_t *drive_ns;	/* hd_common's: the backend time is added there at the end */
-	uint64_t nrows, nmedia, ncache, nerror;
+	uint64_t nrows, nmedia, ncache, nerror, nunknown;
+	int64_t phase_rev_ns;	/* hd_session_aimed waits U(0, this) before the timed access */
+	uint64_t phase_locked_to;	/* ... where |distance| exceeds this */
 };
+
+/* The phase delay's span where the rpm is unknown: one revolution at 3600 rpm. */
+#define HD_PHASE_REV_UNKNOWN_NS 16666667
 
 /*
  * Open c->device (for writing when writes), set the write cache as asked
@@ -80,9 +85,11 @@ int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off,
 
 /*
  * One positioned sample, the pattern of seek and response: position with
- * aim (a media read at a reference), then time op at reference + dist
+ * aim (a media read at a reference), wait a random fraction (drawn from
+ * the plan stream) of the span hd_session_phase chose, then time op at reference + dist
  * (from wbuf for a write, into buf for a read), account it and write its
- * row "distance, reference or target offset, latency, op, class".  A row
+ * row "distance, reference or target offset, latency, op, class, delay"
+ * (the phase delay before the timed access; 0 when it was not reached).  A row
  * is always one access: the timed one, or the access that failed on the
  * way to it, whose offset then gives the distance.  Returns 0, or -EINTR
  * when the run was interrupted before a row was written.
@@ -95,6 +102,23 @@ int hd_session_stop(const struct hd_session *s);
 
 /* Calibrate the cache-hit threshold (see hd_calibrate_cache); sets fatal. */
 void hd_session_calibrate(struct hd_session *s, void *buf, size_t len);
+
+/*
+ * After hd_session_calibrate, in a run that times writes: calibrate their
+ * labels (see hd_calibrate_writes), write write_cache_threshold_ms and
+ * write_calibration; the file then carries samples_unknown.  Sets fatal.
+ */
+void hd_session_calibrate_writes(struct hd_session *s, void *buf, size_t len);
+
+/*
+ * Choose the span of hd_session_aimed's phase delay (one revolution at the
+ * drive's nominal rpm; HD_PHASE_REV_UNKNOWN_NS where the rpm is unknown;
+ * none on a non-rotating device) and say in the header how the phase is
+ * randomised (meta key phase).  Samples at distances up to locked_to bytes
+ * get no delay: they time the rotation from the reference's phase.
+ * Without it there is no delay.
+ */
+void hd_session_phase(struct hd_session *s, uint64_t locked_to);
 
 /*
  * Write the closing header lines and the columns, finish the data file

@@ -214,7 +214,7 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 		     f->rev, f->rev_unc, f->rev > 0 ? 60000 / f->rev : 0.0);
 		return -1;
 	}
-	if (in->resp && fit_overhead_from_response(in->resp, f->block, &f->C) == 0) {
+	if (in->resp && fit_overhead_from_response(in->resp, f->block, f->rev, &f->C) == 0) {
 		f->C_method = "least response read time beyond two blocks (no positioning, no wait)";
 	} else if (isfinite(f->hit_ms)) {
 		f->C = f->hit_ms;

@@ -20,13 +20,52 @@
  * under the head just as the drive is ready for it (no positioning, no
  * wait).  Distances within two blocks are left out: read-ahead serves
  * those from the cache, which is not this figure.
+ *
+ * Where a phase delay came before each read (delay_ms), the reads from 2
+ * to 16 blocks away are taken: media reads, and cache hits behind the
+ * reference (media reads that did not wait; ahead of it, the drive read
+ * while the host waited, and a hit is a hit).  Two or more at the least
+ * time (within 0.2% of a revolution) are reads the drive took on the fly,
+ * with no wait: that time is the figure.  Otherwise the least is the
+ * bottom of a band of n waits uniform over [0, rev), on average
+ * rev / (n + 1) above the figure, and that much is taken off.
  */
-int fit_overhead_from_response(const struct hd_df *resp, double block, double *C)
+static int overhead_delayed(const struct hd_df *resp, double block, double rev, double *C)
 {
+	size_t n, nh, k = 0, nb = 0;
+	struct samp *v = fit_samples(resp, "read", "media", &n), *h = fit_samples(resp, "read", "cache", &nh);
+	double *x = malloc((n + nh + 1) * sizeof(*x));
+
+	for (size_t i = 0; x && v && i < n; i++)
+		if (fabs(v[i].d) > 2 * block && fabs(v[i].d) <= 16 * block)
+			x[k++] = v[i].lat;
+	for (size_t i = 0; x && h && i < nh; i++)
+		if (h[i].d < -2 * block && h[i].d >= -16 * block)
+			x[k++] = h[i].lat;
+	free(v);
+	free(h);
+	if (!x || k < 8) {
+		free(x);
+		return -1;
+	}
+	hd_sort_doubles(x, k);
+	while (nb < k && x[nb] < x[0] + rev)
+		nb++;
+	*C = x[1] - x[0] <= 0.002 * rev ? x[0] : x[0] - rev / (double)(nb + 1);
+	free(x);
+	return 0;
+}
+
+int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, double *C)
+{
+	const struct hd_df_col *dl = hd_df_col(resp, "delay_ms");
 	size_t n;
-	struct samp *v = fit_samples(resp, "read", "media cache", &n);
+	struct samp *v;
 	double m = INFINITY;
 
+	if (dl && dl->type == HD_COL_NUM && overhead_delayed(resp, block, rev, C) == 0)
+		return 0;
+	v = fit_samples(resp, "read", "media cache", &n);
 	if (v) {
 		qsort(v, n, sizeof(*v), fit_cmp_samp_d);
 		fit_drop_fixed_starts(v, &n);

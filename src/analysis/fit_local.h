@@ -103,7 +103,7 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 void fit_datasheet(struct fit *f);
 
 /* fit_caches.c: the overhead, caches, track sizes, zones and queue gain. */
-int fit_overhead_from_response(const struct hd_df *resp, double block, double *C);
+int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, double *C);
 void fit_read_ahead(struct fit *f, const struct inputs *in);
 void fit_write_cache(struct fit *f, const struct inputs *in);
 void fit_track_bytes(struct fit *f, const struct inputs *in);

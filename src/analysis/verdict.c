@@ -125,7 +125,9 @@ static void rule_write_response(struct hd_verdict *v, const struct hd_df *df, do
 		return;
 	}
 	for (size_t i = 0; i < df->nrows; i++)
-		if (strcmp(hd_df_str(op, i), "write") == 0 && strcmp(hd_df_str(cls, i), "error") != 0) {
+		/* An unknown write's time may be another write's destaging, or come from a head not placed. */
+		if (strcmp(hd_df_str(op, i), "write") == 0 && strcmp(hd_df_str(cls, i), "error") != 0 &&
+		    strcmp(hd_df_str(cls, i), "unknown") != 0) {
 			pairs[n][0] = fabs(d->num[i]);
 			pairs[n][1] = lat->num[i];
 			n++;

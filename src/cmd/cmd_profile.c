@@ -136,22 +136,28 @@ union probe_opts {
 	struct hd_zone_opts zone;
 };
 
+/*
+ * A positioned sample also waits its phase delay: half a revolution on
+ * average, about a third of a random access (PHASE accesses).
+ */
+#define PHASE 0.35
+
 static double est_seek_read(int q, int w, double acc, double rate)
 {
 	(void)w, (void)rate;
-	return (q ? 500 : 2000) * 2 * acc;
+	return (q ? 500 : 2000) * (2 + PHASE) * acc;
 }
 
 static double est_seek_write(int q, int w, double acc, double rate)
 {
 	(void)w, (void)rate;
-	return (q ? 500 : 2000) * 3 * acc;
+	return (q ? 500 : 2000) * (3 + PHASE) * acc;
 }
 
 static double est_response(int q, int w, double acc, double rate)
 {
 	(void)rate;
-	return (q ? 40 * 10 : 48 * 25) * (w ? 5 : 2) * acc;
+	return (q ? 40 * 10 : 48 * 25) * (w ? 5 + 2 * PHASE : 2 + PHASE) * acc;
 }
 
 static double est_media(int q, int w, double acc, double rate)
@@ -195,7 +201,7 @@ static double est_zone(int q, int w, double acc, double rate)
 
 static const struct step steps[] = {
 	{ HD_PF_SEEK_READ, &hd_probe_seek, 0, 0, 0, fill_seek_read, est_seek_read },
-	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 0, fill_seek_write, est_seek_write },
+	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 1, fill_seek_write, est_seek_write },
 	{ HD_PF_RESPONSE, &hd_probe_response, 0, 1, 1, fill_response, est_response },
 	{ HD_PF_MEDIA, &hd_probe_media, 0, 0, 0, fill_media, est_media },
 	{ HD_PF_QUEUE, &hd_probe_queue, 0, 0, 0, fill_queue, est_queue },

@@ -143,6 +143,24 @@ int hd_dev_timed(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_
 	return rc;
 }
 
+int hd_dev_timed_fua(struct hd_dev *d, void *buf, size_t len, uint64_t off, int64_t *lat_ns)
+{
+	int64_t t0;
+	int rc = check_access(d, len, off);
+
+	*lat_ns = 0;
+	if (rc)
+		return rc;
+	if (!d->writable)
+		return -EBADF;
+	if (!d->ops->write_fua)
+		return -ENOTSUP;
+	t0 = d->ops->now_ns(d);
+	rc = d->ops->write_fua(d, buf, len, off);
+	*lat_ns = d->ops->now_ns(d) - t0;
+	return rc;
+}
+
 int64_t hd_dev_now(struct hd_dev *d)
 {
 	return d->ops->now_ns(d);

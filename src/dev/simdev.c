@@ -41,6 +41,17 @@ static int sim_write(struct hd_dev *d, const void *buf, size_t len, uint64_t off
 	return hd_sim_io(sim_of(d), HD_OP_WRITE, (void *)(uintptr_t)buf, len, off, NULL);
 }
 
+/* A forced-unit-access write, then the device's own mode again. */
+static int sim_write_fua(struct hd_dev *d, const void *buf, size_t len, uint64_t off)
+{
+	int rc;
+
+	hd_sim_set_fua(sim_of(d), 1);
+	rc = hd_sim_io(sim_of(d), HD_OP_WRITE, (void *)(uintptr_t)buf, len, off, NULL);
+	hd_sim_set_fua(sim_of(d), d->sync);
+	return rc;
+}
+
 static int64_t sim_now(struct hd_dev *d)
 {
 	return hd_sim_now(sim_of(d));
@@ -136,6 +147,7 @@ static const struct hd_dev_ops sim_ops = {
 	.name = "sim",
 	.read = sim_read,
 	.write = sim_write,
+	.write_fua = sim_write_fua,
 	.now_ns = sim_now,
 	.idle_ns = sim_idle,
 	.close = sim_close,

@@ -53,6 +53,7 @@ const char *hd_class_name(enum hd_class c)
 	case HD_CLASS_MEDIA: return "media";
 	case HD_CLASS_CACHE: return "cache";
 	case HD_CLASS_ERROR: return "error";
+	case HD_CLASS_UNKNOWN: return "unknown";
 	}
 	return "error";
 }
@@ -68,6 +69,7 @@ void hd_run_init(struct hd_run *r, struct hd_dev *dev, const char *test, uint64_
 	r->quiet = quiet;
 	r->progress = !quiet && isatty(STDERR_FILENO);
 	r->cache_threshold_ns = -1;
+	r->wcache_threshold_ns = -1;
 	hd_rng_seed(&r->rng, seed);
 	/* A different start of the same generator: the streams never overlap in practice. */
 	hd_rng_seed(&r->aux, seed ^ 0x5ca1ab1e0ddba11ULL);
@@ -119,10 +121,15 @@ int hd_run_account(struct hd_run *r, int rc, enum hd_op op, uint64_t off)
 	return r->consec_errors >= HD_MAX_CONSEC_ERRORS;
 }
 
-enum hd_class hd_run_classify(const struct hd_run *r, int rc, int64_t lat_ns)
+enum hd_class hd_run_classify(const struct hd_run *r, int rc, enum hd_op op, int64_t lat_ns)
 {
 	if (rc)
 		return HD_CLASS_ERROR;
+	if (op == HD_OP_WRITE && r->wcal) {
+		if (r->wcache_threshold_ns < 0)
+			return HD_CLASS_MEDIA;
+		return lat_ns < r->wcache_threshold_ns ? HD_CLASS_CACHE : HD_CLASS_UNKNOWN;
+	}
 	if (r->cache_threshold_ns >= 0 && lat_ns < r->cache_threshold_ns)
 		return HD_CLASS_CACHE;
 	return HD_CLASS_MEDIA;
@@ -207,6 +214,106 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 	return 0;
 }
 
+#define WCAL_PLACES 6
+#define WCAL_REPEATS 4
+
+/*
+ * One place of the write calibration: its bytes read, written once
+ * untimed, then WCAL_REPEATS writes of the same bytes timed as the run
+ * writes (into plain[]) and as many with FUA (into fua[], while *fua_ok).
+ */
+static int wcal_place(struct hd_run *r, void *buf, size_t len, uint64_t off, int64_t *plain, int *np,
+		      int64_t *fua, int *nf, int *fua_ok)
+{
+	int rc = hd_dev_io(r->dev, HD_OP_READ, buf, len, off);
+
+	if (!rc)
+		rc = hd_dev_io(r->dev, HD_OP_WRITE, buf, len, off);
+	if (rc == -EINTR || hd_interrupted)
+		return -EINTR;
+	if (hd_run_account(r, rc, rc ? HD_OP_READ : HD_OP_WRITE, off))
+		return -EIO;
+	for (int k = 0; !rc && k < 2 * WCAL_REPEATS; k++) {
+		int with_fua = k >= WCAL_REPEATS;
+		int64_t ns;
+
+		if (with_fua && !*fua_ok)
+			break;
+		/*
+		 * A plain write follows a read, as a probe's timed write follows its
+		 * positioning read: a drive that writes its one write segment out
+		 * before it serves another request (DiskSim's fast write level 2)
+		 * then takes the write into a clean cache, as it takes the probes'.
+		 */
+		if (!with_fua && (rc = hd_dev_io(r->dev, HD_OP_READ, buf, len, off)) != 0) {
+			if (rc == -EINTR || hd_interrupted)
+				return -EINTR;
+			if (hd_run_account(r, rc, HD_OP_READ, off))
+				return -EIO;
+			continue;
+		}
+		rc = with_fua ? hd_dev_timed_fua(r->dev, buf, len, off, &ns)
+			      : hd_dev_timed(r->dev, HD_OP_WRITE, buf, len, off, &ns);
+		if (rc == -ENOTSUP && with_fua) {
+			*fua_ok = 0;
+			return 0;
+		}
+		if (rc == -EINTR || hd_interrupted)
+			return -EINTR;
+		if (hd_run_account(r, rc, HD_OP_WRITE, off))
+			return -EIO;
+		if (!rc && with_fua)
+			fua[(*nf)++] = ns;
+		else if (!rc)
+			plain[(*np)++] = ns;
+	}
+	return 0;
+}
+
+int hd_calibrate_writes(struct hd_run *r, void *buf, size_t len)
+{
+	struct hd_dev *d = r->dev;
+	int64_t plain[WCAL_PLACES * WCAL_REPEATS], fua[WCAL_PLACES * WCAL_REPEATS], h90, m10, margin;
+	uint64_t nblk = (d->size - len) / d->io_align;
+	int np = 0, nf = 0, fua_ok = 1, rc;
+
+	r->wcal = 1;
+	r->wcache_threshold_ns = -1;
+	r->cal_wrepeat_p50_ns = r->cal_wfua_p50_ns = -1;
+	for (int i = 0; i < WCAL_PLACES; i++) {
+		uint64_t off = hd_rng_below(&r->aux, nblk ? nblk : 1) * d->io_align;
+
+		if ((rc = wcal_place(r, buf, len, off, plain, &np, fua, &nf, &fua_ok)))
+			return rc;
+	}
+	if (np < 4)
+		return 0;
+	hd_sort_i64(plain, (size_t)np);
+	r->cal_wrepeat_p50_ns = hd_percentile_i64(plain, (size_t)np, 50);
+	h90 = hd_percentile_i64(plain, (size_t)np, 90);
+	margin = r->cal_wrepeat_p50_ns / 4 > 100000 ? r->cal_wrepeat_p50_ns / 4 : 100000;
+	/*
+	 * A repeated write that reaches the media waits for its sector to come
+	 * round again, a revolution; one the cache takes costs the command and
+	 * the transfer.  The writes with FUA are the first kind for sure; where
+	 * the system cannot send them, a revolution is about what a media read
+	 * at a random place costs, so half of that stands in.  The threshold
+	 * sits just above the plain repeats when they are the second kind.
+	 */
+	if (nf >= 4) {
+		hd_sort_i64(fua, (size_t)nf);
+		r->cal_wfua_p50_ns = hd_percentile_i64(fua, (size_t)nf, 50);
+		m10 = hd_percentile_i64(fua, (size_t)nf, 10);
+	} else if (r->cal_media_p50_ns > 0) {
+		m10 = r->cal_media_p50_ns / 2;
+	} else {
+		return 0;
+	}
+	if (m10 > 2 * h90 && h90 + margin < m10)
+		r->wcache_threshold_ns = h90 + margin;
+	return 0;
+}
+
 void hd_run_header(struct hd_run *r, struct hd_df_writer *w)
 {
 	struct hd_dev *d = r->dev;
@@ -279,7 +386,12 @@ static int aim_extend(struct hd_run *r, const struct hd_aim *aim, uint64_t ref, 
 	void *buf;
 	int rc;
 
-	if (max > aim->back_max)
+	/*
+	 * The last tries may start further back than back_max: a target that
+	 * near behind the reference may then come from the cache and be
+	 * labelled so, which is better than a head in an unknown place.
+	 */
+	if (max > aim->back_max && tries < HD_AIM_TRIES - 2)
 		max = aim->back_max;
 	if (max > ref)
 		max = ref;
@@ -306,6 +418,7 @@ int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t le
 	int rc;
 
 	*ref = aim->pick(r, &r->rng, aim->arg);
+	r->unplaced = 1;
 	for (int tries = 0; tries < HD_AIM_TRIES; tries++) {
 		if (tries && !aim->back_max)
 			*ref = aim->pick(r, &r->aux, aim->arg);
@@ -319,7 +432,7 @@ int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t le
 		if (tries == 0 || !aim->back_max) {
 			*fail_off = *ref;
 			rc = hd_dev_timed(r->dev, HD_OP_READ, buf, len, *ref, lat_ns);
-			rc = rc ? rc : hd_run_classify(r, 0, *lat_ns) == HD_CLASS_MEDIA;
+			rc = rc ? rc : hd_run_classify(r, 0, HD_OP_READ, *lat_ns) == HD_CLASS_MEDIA;
 		} else {
 			rc = aim_extend(r, aim, *ref, len, tries, fail_off, lat_ns);
 		}
@@ -327,7 +440,11 @@ int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t le
 			*fail_op = HD_OP_READ;
 			return rc;
 		}
-		if (rc > 0 || hd_interrupted)
+		if (rc > 0) {
+			r->unplaced = 0;
+			break;
+		}
+		if (hd_interrupted)
 			break;
 	}
 	return 0;

@@ -299,6 +299,8 @@ static int bench_run(void *vo)
 		    (double)o.time_ns / 1e6, (unsigned long long)spanlen, (unsigned long long)o.rblock,
 		    BENCH_SEQ_IO, o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed);
 	hd_dfw_meta(s.w, "mb", "10^6 bytes");
+	hd_dfw_meta(s.w, "phase", "random by placement for the random reads and writes (independent offsets within "
+		    "the span); none for the sequential ones, which stream");
 
 	bench_seq_read(&b, &res[0], seqbuf);
 	if (o.c.write_ok && !hd_session_stop(&s))

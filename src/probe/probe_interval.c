@@ -319,6 +319,8 @@ static int interval_run(void *vo)
 	}
 	hd_dfw_meta(s.w, "window_bytes", "%llu+%llu", (unsigned long long)lo,
 		    (unsigned long long)((nslots - 1) * o.block));
+	hd_dfw_meta(s.w, "phase", "set by the plan, not random: the second write follows the first after the planned "
+		    "interval, the sawtooth this probe measures");
 	hd_dfw_meta(s.w, "params", "intervals=%.6f..%.6fms(%zu) reps=%llu block=%llu offset=%llu seed=%llu",
 		    (double)o.iv[0] / 1e6, (double)o.iv[o.niv - 1] / 1e6, o.niv, (unsigned long long)o.reps,
 		    (unsigned long long)o.block, (unsigned long long)lo, (unsigned long long)o.c.seed);

@@ -131,6 +131,8 @@ static int media_run(void *vo)
 	if (range < o.range)
 		hd_dfw_meta(s.w, "range_note", "shrunk from %llu to fit the device around the reference",
 			    (unsigned long long)o.range);
+	hd_dfw_meta(s.w, "phase", "random by placement: each target lies anywhere within range_bytes of the central "
+		    "reference, independently of where in its window the positioning read was; no delay");
 	hd_dfw_meta(s.w, "params", "max_size=%llu range=%llu reps=%llu seed=%llu",
 		    (unsigned long long)sizes[nsizes - 1], (unsigned long long)range, (unsigned long long)o.reps,
 		    (unsigned long long)o.c.seed);

@@ -650,6 +650,8 @@ static void queue_headers(struct queue_ctx *x, void *buf)
 			    (unsigned long long)o->block, (unsigned long long)x->q.span, (double)o->time_ns / 1e9,
 			    (unsigned long long)o->c.seed);
 	hd_dfw_meta(s->w, "span_bytes", "%llu", (unsigned long long)x->q.span);
+	hd_dfw_meta(s->w, "phase", "random by placement: every read at an independent random offset within span_bytes; "
+		    "no delay");
 	hd_dfw_meta(s->w, "clients", "%s", x->simulated ? "simulated (closed loops against the drive's queue)"
 						     : "processes (fork, one O_DIRECT descriptor each)");
 	/* Progress in client counts (--procs), measured in thousandths of one. */
@@ -666,6 +668,8 @@ static void queue_headers(struct queue_ctx *x, void *buf)
 	hd_dfw_meta(x->rw, "summary_file", "%s", s->out);
 	hd_dfw_meta(x->rw, "params", "procs=%s block=%llu span=%llu seed=%llu", x->procs_list,
 		    (unsigned long long)o->block, (unsigned long long)x->q.span, (unsigned long long)o->c.seed);
+	hd_dfw_meta(x->rw, "phase", "random by placement: every read at an independent random offset within the span; "
+		    "no delay");
 	if (s->run.cache_threshold_ns >= 0)
 		hd_dfw_meta(x->rw, "cache_threshold_ms", "%.6f", (double)s->run.cache_threshold_ns / 1e6);
 	else

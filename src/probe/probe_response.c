@@ -35,8 +35,9 @@ static const struct hd_cmdspec response_spec = {
 	.intro = "Response time against seek distance over the whole stroke: a grid of\n"
 		 "log-spaced distances from one access unit to the full device, each timed\n"
 		 "--reps times from random starting points, in both directions.  Each sample\n"
-		 "is a media read at the start, then one timed access at start +- distance.\n"
-		 "With --write, writes are timed too (data-preserving).\n"
+		 "is a media read at the start, a wait drawn uniformly over one revolution\n"
+		 "(none within two blocks, which time the rotation), then one timed access at\n"
+		 "start +- distance.  With --write, writes are timed too (data-preserving).\n"
 		 "\n",
 	.opts = response_options,
 	.outro = "\n"
@@ -158,19 +159,35 @@ static int response_run(void *vo)
 	hd_dfw_meta(s.w, "distance_min_bytes", "%llu", (unsigned long long)grid[0]);
 	hd_dfw_meta(s.w, "distance_max_bytes", "%llu", (unsigned long long)grid[o.points - 1]);
 	s.run.total = ntasks;
+	/*
+	 * Distances up to two blocks are there to time the rotation from the
+	 * reference's own phase (the revolution, track sizes, read-ahead: fit
+	 * reads them so); every other one is phase-randomised.
+	 */
+	hd_session_phase(&s, 2 * o.block);
 	hd_session_calibrate(&s, buf, o.block);
+	if (o.c.write_ok && !hd_session_stop(&s))
+		hd_session_calibrate_writes(&s, wbuf, o.block);
 
 	for (i = 0; i < ntasks && !hd_session_stop(&s); i++) {
 		const struct resp_task *t = &tasks[i];
 		struct resp_aim a = { grid[t->point], o.block, d->size, t->sign, (enum hd_op)t->op, wbuf };
-		struct hd_aim aim = { resp_pick, resp_before, &a, 0 };
+		/*
+		 * A write's target was read just before its reference, and at a
+		 * tiny distance behind, what the drive read ahead from it holds
+		 * the reference: a new reference would fare no better.  A longer
+		 * read from further back puts the head there, and what it leaves
+		 * in the read cache is nothing to a write.  A read keeps to new
+		 * references: its target must not be in the cache.
+		 */
+		struct hd_aim aim = { resp_pick, resp_before, &a, a.op == HD_OP_WRITE ? (uint64_t)4 << 20 : 0 };
 
 		/* The row gives the start (the reference): response charts run from it. */
 		if (hd_session_aimed(&s, &aim, a.op, t->sign * (int64_t)a.dist, buf, wbuf, o.block, 1))
 			break;
 		hd_run_progress(&s.run, i + 1, ntasks);
 	}
-	ex = hd_session_end(&s, "distance_bytes start_bytes latency_ms op class", i == ntasks);
+	ex = hd_session_end(&s, "distance_bytes start_bytes latency_ms op class delay_ms", i == ntasks);
 out:
 	free(grid);
 	free(tasks);

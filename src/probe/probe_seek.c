@@ -1,6 +1,7 @@
 /*
  * The seek probe: position the head with a media read at a jittered
- * reference R, then time one access at R + d for a signed distance d.
+ * reference R, wait a random fraction of a revolution (the phase delay,
+ * session.c), then time one access at R + d for a signed distance d.
  * Latency against d is the drive's seek curve with rotation on top.
  * Writes are data-preserving: each target's bytes are read (untimed) just
  * before and written back unchanged by the timed write.
@@ -47,8 +48,11 @@ static const struct hd_option seek_options[] = {
 static const struct hd_cmdspec seek_spec = {
 	HD_PROBE_SPEC("seek", "[OPTIONS] [DEVICE]"),
 	.intro = "Time accesses at signed distances from a reference point: the seek curve.\n"
-		 "Each sample is a media read at a jittered reference R, then one timed access\n"
-		 "at R + d.  DEVICE is a block device, a regular file, or sim:NAME\n"
+		 "Each sample is a media read at a jittered reference R, a wait drawn uniformly\n"
+		 "over one revolution (so that the target's rotational phase is random at every\n"
+		 "distance), then one timed access at R + d.  Writes are labelled by a write\n"
+		 "calibration of their own: cache, media, or unknown where the time cannot tell.\n"
+		 "DEVICE is a block device, a regular file, or sim:NAME\n"
 		 "(default: " HD_DEFAULT_TARGET ", a simulated drive built from measured data).\n"
 		 "\n"
 		 "Pattern:\n",
@@ -90,8 +94,16 @@ static int seek_setup(const struct hd_seek_opts *o, const struct hd_dev *d, stru
 		       (unsigned long long)size);
 		return HD_EXIT_USAGE;
 	}
-	/* The jitter window: a megabyte, less on small devices. */
-	p->jitter = (1u << 20) < size / 16 ? (1u << 20) : size / 16 / al * al;
+	/*
+	 * The jitter window: a gigabyte, a sixteenth of smaller devices.  It
+	 * is there for the cache, not the phase (the phase delay sees to
+	 * that): every reference leaves its block and what the drive read
+	 * ahead in the cache, so in a narrow window the next reference would
+	 * mostly be a hit and the head could not be put there.  A window much
+	 * larger than the cache keeps that rare.  Within a zone a distance in
+	 * bytes is the same number of cylinders wherever R lies.
+	 */
+	p->jitter = ((uint64_t)1 << 30) < size / 16 ? ((uint64_t)1 << 30) : size / 16 / al * al;
 	room_lo = p->ref >= p->jitter / 2 ? p->ref - p->jitter / 2 : 0;
 	room_hi = size - o->block - p->ref >= p->jitter / 2 ? size - o->block - p->ref - p->jitter / 2 : 0;
 	/* The range must fit on both sides, since d takes both signs. */
@@ -189,7 +201,10 @@ static int seek_run(void *vo)
 		    (unsigned long long)(p.dist.log ? p.dist.min : 0), (unsigned long long)p.block,
 		    p.dist.log ? "log" : "linear", (unsigned long long)o.c.seed);
 	s.run.total = o.samples;
+	hd_session_phase(&s, 0);
 	hd_session_calibrate(&s, buf, p.block);
+	if (o.op == HD_OP_WRITE && !hd_session_stop(&s))
+		hd_session_calibrate_writes(&s, wbuf, p.block);
 
 	for (i = 0; i < o.samples && !hd_session_stop(&s); i++) {
 		int64_t dist = hd_dist_next(&s.run.rng, &p.dist);
@@ -206,7 +221,7 @@ static int seek_run(void *vo)
 			break;
 		hd_run_progress(&s.run, i + 1, o.samples);
 	}
-	ex = hd_session_end(&s, "distance_bytes offset_bytes latency_ms op class", i == o.samples);
+	ex = hd_session_end(&s, "distance_bytes offset_bytes latency_ms op class delay_ms", i == o.samples);
 done:
 	hd_buf_free(buf, p.block);
 	hd_buf_free(wbuf, p.block);

@@ -75,6 +75,7 @@ static int zone_run(void *vo)
 	hd_dfw_meta(s.w, "params", "points=%llu size=%llu chunk=%llu", (unsigned long long)o.points,
 		    (unsigned long long)o.size, (unsigned long long)o.chunk);
 	hd_dfw_meta(s.w, "mb", "10^6 bytes");
+	hd_dfw_meta(s.w, "phase", "none: sequential reads, timed as a transfer rate");
 	s.run.unit = "points";
 	s.run.total = o.points;
 

@@ -196,8 +196,9 @@ int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off,
 {
 	int fatal = hd_run_account(&s->run, rc, op, off);
 
-	*cls = hd_run_classify(&s->run, rc, lat_ns);
+	*cls = hd_run_classify(&s->run, rc, op, lat_ns);
 	s->nrows++;
+	s->nunknown += *cls == HD_CLASS_UNKNOWN;
 	s->nmedia += *cls == HD_CLASS_MEDIA;
 	s->ncache += *cls == HD_CLASS_CACHE;
 	s->nerror += *cls == HD_CLASS_ERROR;
@@ -213,6 +214,9 @@ int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op 
 	int64_t lat = 0;
 	enum hd_op row_op = op;
 	enum hd_class cls;
+	/* Drawn before anything else, whatever happens next: the plan stays the seed's. */
+	double phase = hd_rng_uniform(&s->run.rng);
+	int64_t delay = 0;
 	int rc = hd_position(&s->run, aim, buf, len, &ref, &target, &row_op, &lat);
 
 	if (hd_interrupted)
@@ -220,15 +224,31 @@ int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op 
 	if (rc) {
 		dist = (int64_t)target - (int64_t)ref;
 	} else {
+		int64_t t0 = hd_dev_now(s->dev);
+
 		target = (uint64_t)((int64_t)ref + dist);
+		/* The row gives the delay as it happened: a sleep may overrun. */
+		if ((uint64_t)(dist < 0 ? -dist : dist) > s->phase_locked_to)
+			hd_dev_idle(s->dev, (int64_t)(phase * (double)s->phase_rev_ns));
+		delay = hd_dev_now(s->dev) - t0;
+		if (hd_interrupted)
+			return -EINTR;
 		rc = hd_dev_timed(s->dev, op, op == HD_OP_WRITE ? wbuf : buf, len, target, &lat);
 		if (rc == -EINTR && hd_interrupted)
 			return -EINTR;
 	}
 	hd_session_sample(s, rc, row_op, target, lat, &cls);
+	/* A sample whose reference could not be read from the media started from an unknown place. */
+	if (!rc && s->run.unplaced && cls == HD_CLASS_MEDIA) {
+		cls = HD_CLASS_UNKNOWN;
+		s->nmedia--;
+		s->nunknown++;
+	}
 	fprintf(s->rows, "%" PRId64 "\t%" PRIu64 "\t", dist, row_has_ref ? ref : target);
 	hd_put_ms(s->rows, lat);
-	fprintf(s->rows, "\t%s\t%s\n", hd_op_name(row_op), hd_class_name(cls));
+	fprintf(s->rows, "\t%s\t%s\t", hd_op_name(row_op), hd_class_name(cls));
+	hd_put_ms(s->rows, delay);
+	fputc('\n', s->rows);
 	return 0;
 }
 
@@ -250,6 +270,60 @@ void hd_session_calibrate(struct hd_session *s, void *buf, size_t len)
 		hd_dfw_meta(s->w, "cache_threshold_ms", "none");
 	hd_dfw_meta(s->w, "calibration", "hit_p50_ms=%.6f media_p50_ms=%.6f",
 		    (double)s->run.cal_hit_p50_ns / 1e6, (double)s->run.cal_media_p50_ns / 1e6);
+}
+
+void hd_session_calibrate_writes(struct hd_session *s, void *buf, size_t len)
+{
+	int rc = hd_calibrate_writes(&s->run, buf, len);
+
+	if (rc == -EIO)
+		s->fatal = 1;
+	s->run.consec_errors = 0;
+	if (s->run.wcache_threshold_ns >= 0)
+		hd_dfw_meta(s->w, "write_cache_threshold_ms", "%.6f", (double)s->run.wcache_threshold_ns / 1e6);
+	else
+		hd_dfw_meta(s->w, "write_cache_threshold_ms", "none");
+	if (s->run.cal_wfua_p50_ns >= 0)
+		hd_dfw_meta(s->w, "write_calibration", "repeat_write_p50_ms=%.6f fua_write_p50_ms=%.6f writes_cached=%s",
+			    (double)s->run.cal_wrepeat_p50_ns / 1e6, (double)s->run.cal_wfua_p50_ns / 1e6,
+			    s->run.wcache_threshold_ns >= 0 ? "yes" : "no");
+	else
+		hd_dfw_meta(s->w, "write_calibration", "repeat_write_p50_ms=%.6f fua_write_p50_ms=none writes_cached=%s",
+			    (double)s->run.cal_wrepeat_p50_ns / 1e6, s->run.wcache_threshold_ns >= 0 ? "yes" : "no");
+}
+
+/*
+ * Why a host-side delay rather than a shifted target: the platter keeps
+ * turning while the host waits, so a delay drawn uniformly over one
+ * revolution makes the target's angle under the head, when the timed
+ * access starts, uniform whatever the distance, on a real drive as on the
+ * simulated one, and leaves the distance exactly what the plan drew.  A
+ * target moved within a track would need the track's size (unknown before
+ * a profile, different in every zone) and would change the distance.  The
+ * price is half a revolution per sample on average.
+ */
+void hd_session_phase(struct hd_session *s, uint64_t locked_to)
+{
+	int rpm = s->id.rpm_nominal;
+	char span[160], locked[200] = "";
+
+	s->phase_locked_to = locked_to;
+	if (rpm == 1 || s->dev->rotational == 0) {
+		s->phase_rev_ns = 0;
+		hd_dfw_meta(s->w, "phase", "not randomised (the device says it does not rotate: no rotational phase)");
+		return;
+	}
+	s->phase_rev_ns = rpm > 1 ? (int64_t)(60e9 / rpm + 0.5) : HD_PHASE_REV_UNKNOWN_NS;
+	if (rpm > 1)
+		snprintf(span, sizeof(span), "one revolution at the drive's nominal %d rpm", rpm);
+	else
+		snprintf(span, sizeof(span), "the rpm being unknown, one revolution at 3600 rpm; at a faster speed the "
+			 "phase is uniform only where that is a whole number of revolutions");
+	if (locked_to)
+		snprintf(locked, sizeof(locked), "; none at distances up to %llu bytes, which follow the reference at "
+			 "once to time the rotation from a known phase", (unsigned long long)locked_to);
+	hd_dfw_meta(s->w, "phase", "host delay uniform in [0, %.6f) ms between the reference access and the timed "
+		    "one (%s)%s; each row gives its delay", (double)s->phase_rev_ns / 1e6, span, locked);
 }
 
 void hd_session_abort(struct hd_session *s)
@@ -305,6 +379,8 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 	hd_dfw_meta(s->w, "samples_media", "%" PRIu64, s->nmedia);
 	hd_dfw_meta(s->w, "samples_cache", "%" PRIu64, s->ncache);
 	hd_dfw_meta(s->w, "samples_error", "%" PRIu64, s->nerror);
+	if (s->run.wcal || s->nunknown)
+		hd_dfw_meta(s->w, "samples_unknown", "%" PRIu64, s->nunknown);
 	hd_dfw_columns(s->w, columns);
 	rc = hd_dfw_finish(s->w, complete, &call);
 	s->w = NULL;
@@ -320,8 +396,12 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 		say_interrupted(s);
 		ex = hd_interrupt_exit();
 	} else if (!s->run.quiet) {
+		char unknown[48] = "";
+
+		if (s->nunknown)
+			snprintf(unknown, sizeof(unknown), ", %" PRIu64 " unknown", s->nunknown);
 		fprintf(stderr, "%s: %" PRIu64 " samples (%" PRIu64 " media, %" PRIu64 " cache, %" PRIu64
-			" error) -> %s\n", s->run.test, s->nrows, s->nmedia, s->ncache, s->nerror, s->out);
+			" error%s) -> %s\n", s->run.test, s->nrows, s->nmedia, s->ncache, s->nerror, unknown, s->out);
 	}
 	session_close(s);
 	return ex;

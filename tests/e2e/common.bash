@@ -147,20 +147,21 @@ check_seek() {
 	done
 	[ "$(hdr "$f" test)" = seek ] || fail "$f: test is not seek"
 	[ "$(hdr "$f" complete)" = yes ] || fail "$f: not complete"
-	grep -qx '# columns: distance_bytes offset_bytes latency_ms op class' "$f" || fail "$f: columns line"
+	grep -qx '# columns: distance_bytes offset_bytes latency_ms op class delay_ms' "$f" || fail "$f: columns line"
 	cap=$(hdr "$f" capacity_bytes); range=$(hdr "$f" range_bytes); min=$(hdr "$f" min_bytes)
 	al=$(hdr "$f" sector_bytes)
 	awk -F'\t' -v n="$n" -v cap="$cap" -v range="$range" -v min="$min" -v al="$al" -v block="$block" '
 		/^#/ { next }
 		{
 			rows++
-			if (NF != 5) { print "line " NR ": " NF " fields"; bad++ }
+			if (NF != 6) { print "line " NR ": " NF " fields"; bad++ }
+			if ($6 + 0 < 0) { print "line " NR ": delay " $6; bad++ }
 			d = $1 + 0; off = $2 + 0; a = d < 0 ? -d : d
 			if (a < min || a > range) { print "line " NR ": |d|=" a " outside [" min "," range "]"; bad++ }
 			if (off % al != 0 || d % al != 0) { print "line " NR ": unaligned " off; bad++ }
 			if (off < 0 || off + block > cap) { print "line " NR ": outside the device " off; bad++ }
 			if ($3 + 0 <= 0) { print "line " NR ": latency " $3; bad++ }
-			if ($5 != "media" && $5 != "cache") { print "line " NR ": class " $5; bad++ }
+			if ($5 != "media" && $5 != "cache" && !($5 == "unknown" && $4 == "write")) { print "line " NR ": class " $5; bad++ }
 			neg += d < 0; pos += d > 0
 		}
 		END {

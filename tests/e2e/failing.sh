@@ -8,26 +8,33 @@ command -v python3 >/dev/null || fail "python3 missing"
 
 "$HDDSCOPE" sim show atlas3 >"$T/bad.drive" || fail "sim show"
 cp "$T/bad.drive" "$T/dead.drive"
-# 101 sectors where every probe's reference lies (the middle of the drive).
-echo "bad_sectors = 8898972-8899072" >>"$T/bad.drive"
+# 101 sectors where every probe's reference lies (the middle of the drive),
+# and 8 MiB every 64 MiB on either side of it, where the seek probe's targets
+# land (its reference reads spread over a window of half a GiB there).
+bad=" 8898972-8899072"
+for j in -4 -3 -2 -1 1 2 3 4; do
+	bad="$bad $((8898972 + j * 131072))-$((8898972 + j * 131072 + 16383))"
+done
+echo "bad_sectors =$bad" >>"$T/bad.drive"
 cap=$("$HDDSCOPE" sim info "$T/bad.drive" | sed -n 's/^capacity_bytes: //p')
 echo "bad_sectors = 0-$((cap / 512 - 1))" >>"$T/dead.drive"
 
 run 0 "$HDDSCOPE" profile -q --no-charts -o "$T/bad" "sim:$T/bad.drive"
-python3 - "$T/bad/summary.json" $((8898972 * 512)) $((8899073 * 512)) <<'PY' || fail "failing offsets in summary.json"
+python3 - "$T/bad/summary.json" $bad <<'PY' || fail "failing offsets in summary.json"
 import json, sys
-s = json.load(open(sys.argv[1])); lo, hi = int(sys.argv[2]), int(sys.argv[3])
+s = json.load(open(sys.argv[1]))
+ranges = [(int(r.split("-")[0]) * 512, (int(r.split("-")[1]) + 1) * 512) for r in sys.argv[2:]]
 seen = 0
 for name, p in s["probes"].items():
     assert p["exit_code"] == 0, (name, p)
     for off in p.get("failing_offsets", []):
-        # The failed access (at most 1 MiB long) touches the bad sectors.
-        assert off < hi and off + (1 << 20) > lo, (name, off)
+        # The failed access (at most 4 MiB long, a repositioning read) touches bad sectors.
+        assert any(off < hi and off + (4 << 20) > lo for lo, hi in ranges), (name, off)
         seen += 1
 assert seen >= 10, seen
 assert s["probes"]["seek-read"]["errors"] > 0 and s["probes"]["seek-read"]["complete"] is True
 PY
-[ "$(grep -c $'\terror$' "$T/bad/seek-read.tsv")" = "$(hdr "$T/bad/seek-read.tsv" samples_error)" ] || fail "error rows"
+[ "$(grep -c $'\terror\t' "$T/bad/seek-read.tsv")" = "$(hdr "$T/bad/seek-read.tsv" samples_error)" ] || fail "error rows"
 run 5 "$HDDSCOPE" verdict "$T/bad"
 grep -q '^FAIL  I/O errors: [0-9]* failed accesses (seek-read@' "$T/out" || { cat "$T/out"; fail "verdict: errors"; }
 pass "bad sectors: error samples, offsets in summary.json, verdict FAIL"

@@ -13,7 +13,7 @@ run 0 "$HDDSCOPE" response --quiet --points 40 --reps 4 -o "$T/resp.tsv" "$img"
 [ "$(hdr "$T/resp.tsv" test)" = response ] || fail "response: test header"
 [ "$(hdr "$T/resp.tsv" complete)" = yes ] || fail "response: not complete"
 [ "$(rows "$T/resp.tsv")" = 160 ] || fail "response: $(rows "$T/resp.tsv") rows, want 160"
-grep -qx '# columns: distance_bytes start_bytes latency_ms op class' "$T/resp.tsv" || fail "response: columns"
+grep -qx '# columns: distance_bytes start_bytes latency_ms op class delay_ms' "$T/resp.tsv" || fail "response: columns"
 awk -F'\t' -v size=$size '
 	/^#/ { next }
 	{ a = $1 < 0 ? -$1 : $1; n[a]++; if ($1 > 0) pos[a]++; else neg[a]++

@@ -204,10 +204,13 @@ pass "CRLF traces, models and rules"
 
 # ---- verdict counts failed accesses from the rows, not from what the header claims ----
 "$HDDSCOPE" sim show atlas3 >"$I/bad.drive"
-echo "bad_sectors = 8898972-8899072" >>"$I/bad.drive"
+# 8 MiB bad every 64 MiB around the middle, where the seek probe's targets land.
+for j in -4 -3 -2 -1 1 2 3 4; do
+	echo "bad_sectors = $((8898972 + j * 131072))-$((8898972 + j * 131072 + 16383))" >>"$I/bad.drive"
+done
 mkdir "$T/lie"
 run 0 "$HDDSCOPE" seek -q -o "$T/lie/seek-read.tsv" "sim:$I/bad.drive"
-errs=$(grep -c $'\terror$' "$T/lie/seek-read.tsv")
+errs=$(grep -c $'\terror\t' "$T/lie/seek-read.tsv")
 [ "$errs" -gt 0 ] || fail "no error rows to count"
 sed -i 's/^# samples_error: .*/# samples_error: 0/' "$T/lie/seek-read.tsv"
 run 5 "$HDDSCOPE" verdict "$T/lie"

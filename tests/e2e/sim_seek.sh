@@ -39,11 +39,11 @@ paste "$T/media" "$T/from" "$T/to" "$T/seekms" | awk -F'\t' -v rev="$rev" -v hs=
 	-v iface="$iface" -v xfer="$xfer" '
 	{
 		d = $1; lat = $3
-		# columns 6-10: from offset lba cyl surface sector; 11-15: to; 16: seek ms
-		pos = $8 != $13 ? $16 : ($9 != $14 ? hs : 0)
+		# columns 1-6: the row (delay_ms last); 7-11: from offset lba cyl surface sector; 12-16: to; 17: seek ms
+		pos = $9 != $14 ? $17 : ($10 != $15 ? hs : 0)
 		lo = pos + ovh + iface; hi = pos + ovh + iface + xfer + rev
 		if (lat < lo - 0.001 || lat > hi + 0.001) {
-			printf "d=%d: %.4f ms outside [%.4f, %.4f] (cyl %d -> %d)\n", d, lat, lo, hi, $8, $13
+			printf "d=%d: %.4f ms outside [%.4f, %.4f] (cyl %d -> %d)\n", d, lat, lo, hi, $9, $14
 			bad++
 		}
 		# Bins: sign and power of two of |d|.

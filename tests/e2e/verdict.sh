@@ -4,8 +4,8 @@
 . "$(dirname "$0")/common.bash"
 command -v python3 >/dev/null || fail "python3 missing"
 
-# A write-back cache, so that write retries stand out (atlas3 writes through while its
-# DiskSim fast write level has no key).
+# A write-back cache that takes writes anywhere, so that write retries stand out
+# (atlas3's own cache is one write segment, written out before the next request).
 "$HDDSCOPE" sim show atlas3 | grep -v '^write_cache' >"$T/steady.drive" || fail "sim show"
 printf 'write_cache = on\nwrite_cache_kb = 32\n' >>"$T/steady.drive"
 grep -v '^write_retry_probability' "$T/steady.drive" >"$T/retry.drive"
@@ -21,23 +21,28 @@ done
 
 run 0 "$HDDSCOPE" verdict "$T/steady"
 grep -qx 'verdict: PASS' "$T/out" || { cat "$T/out"; fail "steady drive not PASS"; }
-grep -q '^PASS  write response stable: 0.00% of writes' "$T/out" || fail "steady: write figure"
+# With the phase random, a write whose block crosses a track (a head switch and
+# up to a revolution more) may end more than a revolution past its distance's
+# median: a few in a thousand at most, a tenth of the warning limit.
+pct=$(sed -n 's/^PASS  write response stable: \([0-9.]*\)% of writes.*/\1/p' "$T/out")
+[ -n "$pct" ] && awk -v p="$pct" 'BEGIN { exit !(p < 0.25) }' || fail "steady: write figure ${pct:-missing}"
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]; assert v["result"]=="PASS", v' \
 	"$T/steady/summary.json" || fail "verdict not stored in summary.json"
 pass "PASS on a steady drive"
 
 run 5 "$HDDSCOPE" verdict "$T/retry"
 grep -qx 'verdict: FAIL' "$T/out" || fail "retry: not FAIL"
-grep -Eq '^FAIL  write response unstable: [0-9.]+% of writes \([0-9]+ of 1200\) slower than their distance.s median by more than a revolution' "$T/out" ||
+grep -Eq '^FAIL  write response unstable: [0-9.]+% of writes \([0-9]+ of 1[12][0-9][0-9]\) slower than their distance.s median by more than a revolution' "$T/out" ||
 	{ cat "$T/out"; fail "retry: no write response reason"; }
 [ "$(grep -c '^FAIL' "$T/out")" = 1 ] || fail "retry: other failures"
 pass "FAIL naming write response with write retries"
 
 run 5 "$HDDSCOPE" verdict "$T/bad"
 grep -q '^FAIL  I/O errors: [0-9]* failed accesses (' "$T/out" || { cat "$T/out"; fail "bad: no error reason"; }
-# Every access named (4 KiB at the offset) touches the bad range.
-grep '^FAIL  I/O errors' "$T/out" | grep -o '@[0-9]*' | tr -d @ |
-	awk -v lo=$((8898972 * 512)) -v hi=$((8899073 * 512)) '{ n++; if ($1 + 4096 <= lo || $1 >= hi) bad++ } END { exit !(n > 0 && bad == 0) }' ||
+# Every access named (4 KiB at the offset; a media read up to 1 MiB) touches the bad range.
+grep '^FAIL  I/O errors' "$T/out" | grep -o '[a-z-]*@[0-9]*' | tr @ ' ' |
+	awk -v lo=$((8898972 * 512)) -v hi=$((8899073 * 512)) '{ n++; len = $1 == "media" ? 1048576 : 4096
+		if ($2 + len <= lo || $2 >= hi) bad++ } END { exit !(n > 0 && bad == 0) }' ||
 	fail "bad: offsets outside the bad sectors"
 grep -q '^FAIL  stalls: slowest access' "$T/out" || fail "bad: the retries' stalls not reported"
 pass "FAIL naming I/O errors with bad sectors"
@@ -60,7 +65,8 @@ fi
 # Overrides: a laxer limit turns the retry drive's FAIL into a WARN; a file does the same.
 run 4 "$HDDSCOPE" verdict --rule write_slow_fail=50 "$T/retry"
 grep -q '^WARN  write response unstable' "$T/out" || fail "--rule"
-printf '# laxer\nwrite_slow_warn = 40\nwrite_slow_fail=50   # still a number\n' >"$T/rules"
+# (Its retries also put the spread of its writes just past the warning, 2.0.)
+printf '# laxer\nwrite_slow_warn = 40\nwrite_slow_fail=50   # still a number\nwrite_p99_p50_warn = 2.5\n' >"$T/rules"
 run 0 "$HDDSCOPE" verdict --rules "$T/rules" "$T/retry"
 run 0 "$HDDSCOPE" verdict --json --rules "$T/rules" "$T/retry"
 python3 -c '

@@ -1,0 +1,97 @@
+/*
+ * How an access is labelled (hd_run_classify): reads by the read
+ * calibration; writes by the write calibration once it ran (cache below
+ * its threshold, unknown above it, media when the repeats were not hits);
+ * before it, writes as reads are.  And the write calibration itself on
+ * simulated drives, whose model says which writes the cache takes.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "hddscope/dev.h"
+#include "hddscope/probe.h"
+#include "testutil.h"
+
+START_TEST(test_reads_by_read_threshold)
+{
+	struct hd_run r = { .cache_threshold_ns = 240000, .wcache_threshold_ns = 440000, .wcal = 1 };
+
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_READ, 140000), HD_CLASS_CACHE);
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_READ, 340000), HD_CLASS_MEDIA);
+	ck_assert_int_eq(hd_run_classify(&r, -EIO, HD_OP_READ, 100), HD_CLASS_ERROR);
+	r.cache_threshold_ns = -1;
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_READ, 1), HD_CLASS_MEDIA);
+}
+END_TEST
+
+START_TEST(test_writes_by_write_threshold)
+{
+	struct hd_run r = { .cache_threshold_ns = 240000, .wcache_threshold_ns = 440000, .wcal = 1 };
+
+	/* A write-cache hit slower than a read hit is a hit all the same. */
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_WRITE, 340000), HD_CLASS_CACHE);
+	/* The cache takes writes, yet this one waited: for room, or for the media. */
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_WRITE, 9000000), HD_CLASS_UNKNOWN);
+	ck_assert_int_eq(hd_run_classify(&r, -EIO, HD_OP_WRITE, 9000000), HD_CLASS_ERROR);
+	/* Repeats that were not hits: every write reached the media. */
+	r.wcache_threshold_ns = -1;
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_WRITE, 100000), HD_CLASS_MEDIA);
+	/* No write calibration: the read threshold, as before it existed. */
+	r.wcal = 0;
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_WRITE, 100000), HD_CLASS_CACHE);
+	ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_WRITE, 340000), HD_CLASS_MEDIA);
+	ck_assert_str_eq(hd_class_name(HD_CLASS_UNKNOWN), "unknown");
+}
+END_TEST
+
+/* Calibrate reads and writes on sim:NAME opened as flags say, the write cache as wc (-1: the model's). */
+static struct hd_run calibrated(const char *spec, int flags, int wc)
+{
+	struct hd_dev *d;
+	struct hd_run r;
+	char err[256];
+	void *buf;
+
+	ck_assert_msg(hd_dev_open(&d, spec, flags, err, sizeof(err)) == 0, "%s", err);
+	if (wc >= 0)
+		ck_assert_int_eq(hd_dev_set_write_cache(d, wc, err, sizeof(err)), 0);
+	buf = hd_buf_alloc(d, 4096);
+	ck_assert_ptr_nonnull(buf);
+	hd_run_init(&r, d, "test", 1, 1);
+	ck_assert_int_eq(hd_calibrate_cache(&r, buf, 4096), 0);
+	ck_assert_int_eq(hd_calibrate_writes(&r, buf, 4096), 0);
+	hd_buf_free(buf, 4096);
+	hd_dev_close(d);
+	r.dev = NULL;
+	return r;
+}
+
+START_TEST(test_write_calibration_on_models)
+{
+	static const char *const presets[] = { "sim:atlas3", "sim:dtla307030", "sim:st2000dm001" };
+
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		/* The models' write caches are on: plain writes are hits, FUA writes a revolution. */
+		struct hd_run r = calibrated(presets[i], HD_OPEN_WRITE, -1);
+
+		ck_assert_msg(r.wcache_threshold_ns > 0, "%s: no write threshold", presets[i]);
+		ck_assert_msg(r.cal_wfua_p50_ns > 4 * r.cal_wrepeat_p50_ns, "%s: FUA %lld ns, plain %lld ns",
+			      presets[i], (long long)r.cal_wfua_p50_ns, (long long)r.cal_wrepeat_p50_ns);
+		/* Every write of a --sync run reaches the media: no threshold. */
+		r = calibrated(presets[i], HD_OPEN_WRITE | HD_OPEN_SYNC, -1);
+		ck_assert_int_eq(r.wcache_threshold_ns, -1);
+		ck_assert_int_eq(hd_run_classify(&r, 0, HD_OP_WRITE, 1000), HD_CLASS_MEDIA);
+		/* Nor with the write cache off. */
+		r = calibrated(presets[i], HD_OPEN_WRITE, 0);
+		ck_assert_int_eq(r.wcache_threshold_ns, -1);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	return tu_main("classify", "classify", NULL, NULL,
+		       TU_TESTS(TU_TEST(test_reads_by_read_threshold), TU_TEST(test_writes_by_write_threshold),
+				TU_TEST(test_write_calibration_on_models)));
+}
