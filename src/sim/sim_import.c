@@ -843,8 +843,9 @@ static const struct hd_sim_import_row import_table[] = {
 	{ "disk", "Buffer continuous read", "readahead", "0 off, 1 track, 2 cylinder, 3 segment, 4 stream" },
 	{ "disk", "Minimum read-ahead (blks)", "readahead_min_blocks", "" },
 	{ "disk", "Maximum read-ahead (blks)", "readahead_max_blocks", "0: the segment size" },
-	{ "disk", "Read-ahead over requested", "readahead_over_requested", "above 0: off (DiskSim keeps "
-	  "the request's data) with a maximum read-ahead of 0 or the stream read-ahead, else on; 0 or -1: on" },
+	{ "disk", "Read-ahead over requested", "readahead_over_requested", "0 with a maximum read-ahead of 0 "
+	  "and read-ahead 1 to 3 (DiskSim keeps the request's data): off; above 0 with the stream read-ahead: off; "
+	  "else on" },
 	{ "disk", "Read-ahead on idle hit", "readahead_on_hit", "" },
 	{ "disk", "Stop prefetch in sector", "readahead_stop_in_sector", "" },
 	{ "disk", "Read any free blocks", "read_any_free_blocks", "" },
@@ -1489,14 +1490,16 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 		outf(c->o, "readahead = %s\nreadahead_min_blocks = %.0f\nreadahead_max_blocks = %.0f\n",
 		     ra[(int)bcr], rmin, rmax == 0 ? blks : rmax);
 		/*
-		 * Above 0 DiskSim keeps the request's data ("keeprequestdata")
-		 * where the read-ahead's extent is the segment (a maximum
-		 * read-ahead of 0); a track or cylinder read-ahead with a
-		 * maximum of its own reads on regardless.  Its stream
-		 * detector is kept at off: DiskSim's cheetah9LP runs stop
-		 * there as the segment fills (oracle.sh, tests/README.md).
+		 * DiskSim keeps the request's data ("keeprequestdata", which
+		 * its disk_postpass sets to |value - 1|: at 0) only where the
+		 * track, cylinder or segment read-ahead's extent is the segment
+		 * (a maximum read-ahead of 0); with a maximum of its own it
+		 * reads on regardless.  The stream detector (4) above 0 is
+		 * kept at off: DiskSim's cheetah9LP runs stop there as the
+		 * segment fills (oracle.sh, tests/README.md).
 		 */
-		on_off(c, "readahead_over_requested", over > 0 && (rmax == 0 || bcr == 4) ? 0 : 1);
+		on_off(c, "readahead_over_requested",
+		       (bcr == 4 && over > 0) || (bcr >= 1 && bcr <= 3 && over == 0 && rmax == 0) ? 0 : 1);
 		on_off(c, "readahead_on_hit", onhit);
 		on_off(c, "read_any_free_blocks", anyfree);
 		on_off(c, "readahead_stop_in_sector", stop);
