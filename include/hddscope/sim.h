@@ -122,6 +122,7 @@ struct hd_sim_model {
 	int readahead;			/* enum hd_sim_readahead */
 	uint64_t readahead_min_blocks, readahead_max_blocks;
 	int readahead_over_requested, readahead_on_hit, read_any_free_blocks;
+	int readahead_stop_in_sector;	/* a read of the sector being read ahead stops it there */
 	double destage_low, destage_high;	/* fractions of the write cache */
 	double reselect_overhead_ms;	/* DiskSim's first SCSI reselection of a request */
 	double data_prep_overhead_ms;

@@ -1053,6 +1053,17 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		}
 		return t + s->compl_ns[0];
 	}
+	/*
+	 * A read of the sector the read-ahead is reading when it arrives is
+	 * no hit; with readahead_stop_in_sector the read-ahead stops inside
+	 * that sector, and the read waits for it to come round again.
+	 */
+	if (s->m->readahead_stop_in_sector && s->ra_on && a == s->ra_next && s->ra_next < s->ra_limit &&
+	    s->ra_t < ts) {
+		s->ra_on = 0;
+		if (s->free_at < ts)
+			s->free_at = ts;
+	}
 	if (s->ra_on && a >= s->segs[s->ra_seg].start && a <= s->ra_limit && !s->dn) {
 		stream_cap(s, b, ts, INT64_MAX);
 		t = stream_continue(s, a, b, t0, &first);

@@ -843,9 +843,11 @@ static const struct hd_sim_import_row import_table[] = {
 	{ "disk", "Buffer continuous read", "readahead", "0 off, 1 track, 2 cylinder, 3 segment, 4 stream" },
 	{ "disk", "Minimum read-ahead (blks)", "readahead_min_blocks", "" },
 	{ "disk", "Maximum read-ahead (blks)", "readahead_max_blocks", "0: the segment size" },
-	{ "disk", "Read-ahead over requested", "readahead_over_requested", "above 0: off (DiskSim keeps "
-	  "the request's data); 0 or -1: on" },
+	{ "disk", "Read-ahead over requested", "readahead_over_requested", "0 with a maximum read-ahead of 0 "
+	  "and read-ahead 1 to 3 (DiskSim keeps the request's data): off; above 0 with the stream read-ahead: off; "
+	  "else on" },
 	{ "disk", "Read-ahead on idle hit", "readahead_on_hit", "" },
+	{ "disk", "Stop prefetch in sector", "readahead_stop_in_sector", "" },
 	{ "disk", "Read any free blocks", "read_any_free_blocks", "" },
 	{ "disk", "Fast write level", "write_cache", "0 off, 1 append, 2 flush; before the engine's "
 	  "keys only level 0 is expressed" },
@@ -1457,7 +1459,7 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 {
 	static const char *const ra[] = { "off", "track", "cylinder", "segment", "stream" };
 	double segs = 1, blks = 0, wsegs = 1, sep = 0, bcr = 0, rmin = 0, rmax = 0, over = 0, onhit = 0;
-	double anyfree = 0, enable = 1;
+	double anyfree = 0, enable = 1, stop = 0;
 	int rc;
 
 	if ((rc = get_num(c, d, "disk", "Number of buffer segments", 0, 1, &segs)) ||
@@ -1470,7 +1472,8 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 	    (rc = get_num(c, d, "disk", "Maximum read-ahead (blks)", 0, 0, &rmax)) ||
 	    (rc = get_num(c, d, "disk", "Read-ahead over requested", 0, 0, &over)) ||
 	    (rc = get_num(c, d, "disk", "Read-ahead on idle hit", 0, 0, &onhit)) ||
-	    (rc = get_num(c, d, "disk", "Read any free blocks", 0, 0, &anyfree)))
+	    (rc = get_num(c, d, "disk", "Read any free blocks", 0, 0, &anyfree)) ||
+	    (rc = get_num(c, d, "disk", "Stop prefetch in sector", 0, 0, &stop)))
 		return rc;
 	if (segs < 1 || segs > 256 || segs != floor(segs) || blks < 0 || blks != floor(blks) ||
 	    bcr < 0 || bcr > 4 || bcr != floor(bcr) || fwl < 0 || fwl > 2 || fwl != floor(fwl))
@@ -1486,10 +1489,20 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 		/* DiskSim's maximum of 0 reads ahead as far as the segment holds. */
 		outf(c->o, "readahead = %s\nreadahead_min_blocks = %.0f\nreadahead_max_blocks = %.0f\n",
 		     ra[(int)bcr], rmin, rmax == 0 ? blks : rmax);
-		/* DiskSim keeps the request's data ("keeprequestdata") when this is above 0. */
-		on_off(c, "readahead_over_requested", over > 0 ? 0 : 1);
+		/*
+		 * DiskSim keeps the request's data ("keeprequestdata", which
+		 * its disk_postpass sets to |value - 1|: at 0) only where the
+		 * track, cylinder or segment read-ahead's extent is the segment
+		 * (a maximum read-ahead of 0); with a maximum of its own it
+		 * reads on regardless.  The stream detector (4) above 0 is
+		 * kept at off: DiskSim's cheetah9LP runs stop there as the
+		 * segment fills (oracle.sh, tests/README.md).
+		 */
+		on_off(c, "readahead_over_requested",
+		       (bcr == 4 && over > 0) || (bcr >= 1 && bcr <= 3 && over == 0 && rmax == 0) ? 0 : 1);
 		on_off(c, "readahead_on_hit", onhit);
 		on_off(c, "read_any_free_blocks", anyfree);
+		on_off(c, "readahead_stop_in_sector", stop);
 		outf(c->o, "write_cache = %s\n", fwl == 0 ? "off" : fwl == 1 ? "append" : "flush");
 		return 0;
 	}

@@ -578,6 +578,37 @@ START_TEST(test_readahead_skip)
 }
 END_TEST
 
+/*
+ * readahead_stop_in_sector (DiskSim's "Stop prefetch in sector"): a read
+ * of the sector the read-ahead is reading when it arrives stops the
+ * read-ahead there and waits a revolution for that sector; off, it
+ * continues the read-ahead.  A read of a later sector continues it either
+ * way.  Back-to-back reads: the next arrives IFACE_TAIL into sector l + 8.
+ */
+START_TEST(test_readahead_stop_in_sector)
+{
+	static const char *const extra[2] = { RA, RA "readahead_stop_in_sector = on\n" };
+	int on;
+
+	for (on = 0; on < 2; on++) {
+		struct rig r = rig_new(extra[on], 1);
+		uint64_t l = lba_of(r.m, 300, 1, 0);
+		int64_t lat;
+		int hit;
+
+		timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+		lat = timed(r.s, HD_OP_READ, l + 8, K4, &hit, NULL);
+		ck_assert_int_eq(hit, 0);
+		/* l + 15 ends 8 sectors after l + 8 began (IFACE_TAIL before the arrival), a revolution later when on. */
+		ck_near(lat, -IFACE_TAIL + 8 * 50000 + IFACE_TAIL + (on ? REV_NS : 0), 2);
+		/* One sector further on: the read-ahead reaches it. */
+		lat = timed(r.s, HD_OP_READ, l + 17, K4, &hit, NULL);
+		ck_near(lat, -IFACE_TAIL + 9 * 50000 + IFACE_TAIL, 2);
+		rig_free(&r);
+	}
+}
+END_TEST
+
 #define SEGS "cache_segments = 2\ncache_segment_blocks = 64\n"
 
 /* DiskSim's fast write levels: flush (2) and append (1), with one write segment of 64 blocks. */
@@ -922,6 +953,7 @@ int main(void)
 				TU_TEST(test_queue_depth), TU_TEST(test_sync_with_queue), TU_TEST(test_bad_sectors),
 				TU_TEST(test_data), TU_TEST(test_determinism_and_jitter), TU_TEST(test_write_retry),
 				TU_TEST(test_dev_backend), TU_TEST(test_overheads), TU_TEST(test_write_rate),
-				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip), TU_TEST(test_fast_write_levels),
+				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip),
+				TU_TEST(test_readahead_stop_in_sector), TU_TEST(test_fast_write_levels),
 				TU_TEST(test_water_marks), TU_TEST(test_reselect)));
 }

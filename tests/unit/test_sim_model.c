@@ -96,6 +96,7 @@ START_TEST(test_parse_engine_keys)
 	ck_assert_int_eq(m->readahead_over_requested, 1);
 	ck_assert_int_eq(m->readahead_on_hit, 0);
 	ck_assert_int_eq(m->read_any_free_blocks, 0);
+	ck_assert_int_eq(m->readahead_stop_in_sector, 0);
 	ck_assert_int_eq(m->write_cache, HD_SIM_WC_OFF);
 	ck_assert_uint_eq(m->write_segments, 1);
 	ck_assert_int_eq(m->separate_write_segment, 0);
@@ -110,7 +111,7 @@ START_TEST(test_parse_engine_keys)
 		 "interface_mb_s = 4.83 9.66\ncache_segment_blocks = 64\nwrite_segments = 2\n"
 		 "readahead = stream\nreadahead_min_blocks = 8\nreadahead_max_blocks = 64\n"
 		 "readahead_over_requested = off\nreadahead_on_hit = on\nread_any_free_blocks = on\n"
-		 "write_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n"
+		 "readahead_stop_in_sector = on\nwrite_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n"
 		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\n");
 	m = parse_ok(text);
 	ck_assert(m->read_miss_ovh_ms[0] == 0.1 && m->read_miss_ovh_ms[1] == 0.2);
@@ -129,6 +130,7 @@ START_TEST(test_parse_engine_keys)
 	ck_assert_uint_eq(m->readahead_max_blocks, 64);
 	ck_assert_uint_eq(m->readahead_kb, 32);
 	ck_assert(!m->readahead_over_requested && m->readahead_on_hit && m->read_any_free_blocks);
+	ck_assert_int_eq(m->readahead_stop_in_sector, 1);
 	ck_assert_int_eq(m->write_cache, HD_SIM_WC_FLUSH);
 	ck_assert_uint_eq(m->write_segments, 2);
 	/* flush without write_cache_kb: its write segments' size. */
@@ -346,6 +348,7 @@ static const struct {
 	{ "format = 1\nreadahead = always\n", 2,
 	  "readahead: 'always': expected off, track, cylinder, segment or stream" },
 	{ "format = 1\nreadahead_on_hit = yes\n", 2, "readahead_on_hit: 'yes': expected off or on" },
+	{ "format = 1\nreadahead_stop_in_sector = 1\n", 2, "readahead_stop_in_sector: '1': expected off or on" },
 	{ "format = 1\nseparate_write_segment = on off\n", 2, "separate_write_segment: expected on or off" },
 	{ "format = 1\nwrite_segments = 0\n", 2, "write_segments: 0 out of range (1..4096)" },
 	{ "format = 1\ndestage_water_marks = 0.5\n", 2, "destage_water_marks: expected LOW HIGH" },
