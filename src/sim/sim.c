@@ -63,8 +63,21 @@ struct store {
 	size_t pool_cap;
 };
 
+/*
+ * The places of the last two LBAs located: a read locates its end several
+ * times over (its read-ahead's limits, the stream), and on a layout with
+ * slips or spares each locate costs a search.
+ */
+struct loc_cache {
+	uint64_t lba[2];
+	struct hd_sim_loc l[2];		/* l[i].z NULL: empty */
+	unsigned next;
+};
+
 struct hd_sim {
 	const struct hd_sim_model *m;
+	struct loc_cache *lc;		/* &lcache: written through a const engine too */
+	struct loc_cache lcache;
 	struct hd_rng rng;
 	int64_t now;		/* the host's clock */
 	int fua;		/* every write goes to the media before it completes */
@@ -153,11 +166,15 @@ void hd_sim_fill(void *buf, uint64_t off, size_t len)
 
 	pthread_once(&fill_once, fill_init);
 	for (b = 0; b < len / BLK; b++, blk++) {
-		uint64_t w[BLK / 8], h = mix64(blk + 0x5eed);
+		uint64_t h = mix64(blk + 0x5eed);
+		unsigned char *q = p + b * BLK;
 
-		for (i = 0; i < BLK / 8; i++)
-			w[i] = h ^ fill_tab[i];
-		memcpy(p + b * BLK, w, BLK);
+		/* Straight into the buffer (no block on the stack to copy): this loop vectorizes. */
+		for (i = 0; i < BLK / 8; i++) {
+			uint64_t w = h ^ fill_tab[i];
+
+			memcpy(q + 8 * i, &w, 8);
+		}
 	}
 }
 
@@ -280,6 +297,25 @@ static int data_write(struct hd_sim *s, const void *buf, uint64_t off, size_t le
 	return 0;
 }
 
+/* hd_sim_locate() through the engine's cache of the last two places. */
+static void locate(const struct hd_sim *s, uint64_t lba, struct hd_sim_loc *l)
+{
+	struct loc_cache *c = s->lc;
+
+	if (c->l[0].z && c->lba[0] == lba) {
+		*l = c->l[0];
+		return;
+	}
+	if (c->l[1].z && c->lba[1] == lba) {
+		*l = c->l[1];
+		return;
+	}
+	hd_sim_locate(s->m, lba, l);
+	c->lba[c->next] = lba;
+	c->l[c->next] = *l;
+	c->next ^= 1;
+}
+
 /* ---- mechanics ---- */
 
 /* Round to whole nanoseconds; cheaper than llround() on this hot path. */
@@ -364,7 +400,7 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 	enum settle settle = !write ? SETTLE_NONE : m->write_settle_on_head_switch ? SETTLE_ALL :
 			     lba == s->media_next && t <= s->media_end ? SETTLE_NONE : SETTLE_SEEK;
 
-	hd_sim_locate(m, lba, &l);
+	locate(s, lba, &l);
 	while (n > 0) {
 		uint64_t k = l.run;
 		double st;
@@ -448,45 +484,45 @@ static void seg_trim(struct hd_sim *s, struct seg *g)
 }
 
 /* The first LBA past the track holding lba, or past the track after it (next). */
-static uint64_t track_end(const struct hd_sim_model *m, uint64_t lba, int next)
+static uint64_t track_end(const struct hd_sim *s, uint64_t lba, int next)
 {
 	struct hd_sim_loc l;
 	uint64_t end;
 
-	hd_sim_locate(m, lba, &l);
+	locate(s, lba, &l);
 	end = lba + l.run;
-	if (next && end < m->sectors) {
-		hd_sim_locate(m, end, &l);
+	if (next && end < s->m->sectors) {
+		locate(s, end, &l);
 		end += l.run;
 	}
 	return end;
 }
 
 /* The first LBA past the cylinder holding lba. */
-static uint64_t cyl_end(const struct hd_sim_model *m, uint64_t lba)
+static uint64_t cyl_end(const struct hd_sim *s, uint64_t lba)
 {
 	struct hd_sim_loc l;
 	uint32_t cyl;
 
-	hd_sim_locate(m, lba, &l);
+	locate(s, lba, &l);
 	cyl = l.cyl;
 	for (;;) {
 		lba += l.run;
-		if (lba >= m->sectors)
-			return m->sectors;
-		hd_sim_locate(m, lba, &l);
+		if (lba >= s->m->sectors)
+			return s->m->sectors;
+		locate(s, lba, &l);
 		if (l.cyl != cyl)
 			return lba;
 	}
 }
 
 /* Do two LBAs lie on the same track? */
-static int same_track(const struct hd_sim_model *m, uint64_t x, uint64_t y)
+static int same_track(const struct hd_sim *s, uint64_t x, uint64_t y)
 {
 	struct hd_sim_loc lx, ly;
 
-	hd_sim_locate(m, x, &lx);
-	hd_sim_locate(m, y, &ly);
+	locate(s, x, &lx);
+	locate(s, y, &ly);
 	return lx.cyl == ly.cyl && lx.surf == ly.surf;
 }
 
@@ -503,17 +539,17 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 		return b;
 	switch (m->readahead) {
 	case HD_SIM_RA_TRACK:
-		lim = track_end(m, b - 1, 0);
+		lim = track_end(s, b - 1, 0);
 		break;
 	case HD_SIM_RA_CYLINDER:
-		lim = cyl_end(m, b - 1);
+		lim = cyl_end(s, b - 1);
 		break;
 	case HD_SIM_RA_SEGMENT:
 		lim = (m->readahead_over_requested ? b : a) + s->seg_sectors;
 		break;
 	case HD_SIM_RA_STREAM:
 		/* The next track too when the segment's data began on an earlier track. */
-		lim = track_end(m, b, !same_track(m, seg_start, b));
+		lim = track_end(s, b, !same_track(s, seg_start, b));
 		break;
 	default:
 		return b;
@@ -560,7 +596,7 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 			s->ra_fresh = 1;
 			continue;
 		}
-		hd_sim_locate(m, s->ra_next, &l);
+		locate(s, s->ra_next, &l);
 		if (s->ra_fresh || l.cyl != s->cyl || l.surf != s->surf) {
 			int64_t t = s->ra_t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 1, &s->rng));
 
@@ -709,7 +745,7 @@ static void seg_fill(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t4, int64
 		struct hd_sim_loc l;
 		uint64_t before, free;
 
-		hd_sim_locate(s->m, a, &l);
+		locate(s, a, &l);
 		before = l.z->spt > l.run ? l.z->spt - l.run : 0;	/* LBAs on the track before a */
 		free = (uint64_t)((double)wait / (s->rev_ns / l.z->spt));
 		g->start = a - (free < before ? free : before);
@@ -782,7 +818,7 @@ static size_t destage_pick(struct hd_sim *s, int64_t t)
 		struct hd_sim_loc l;
 		int64_t w, st = e->t0 > t ? e->t0 : t;
 
-		hd_sim_locate(s->m, e->start, &l);
+		locate(s, e->start, &l);
 		w = rot_wait(s, hd_sim_loc_angle(s->m, &l), st + rnd(move_ns(s, l.cyl, l.surf, SETTLE_SEEK, 0, NULL)));
 		if (w < bt) {
 			bt = w;
@@ -811,7 +847,7 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 	stream_stop(s, t);
 	if (t < s->free_at)
 		t = s->free_at;
-	hd_sim_locate(s->m, e->start, &l);
+	locate(s, e->start, &l);
 	k = l.run < n ? l.run : n;
 	/*
 	 * DiskSim writes each request's data of a segment by an access of its
@@ -1029,7 +1065,7 @@ static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
 
 	if (!s->resel_ns[0])
 		return t;
-	hd_sim_locate(s->m, a, &l);
+	locate(s, a, &l);
 	arrive = t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 0, NULL));
 	return rot_wait(s, hd_sim_loc_angle(s->m, &l), arrive) - arrive < need ? t + rnd(s->rev_ns) : t;
 }
@@ -1207,7 +1243,7 @@ static double estimate(struct hd_sim *s, const struct hd_req *r, int64_t ts)
 	} else if (s->wc != HD_SIM_WC_OFF && !s->fua && !wc_full(s, a, b - a, ts)) {
 		return (double)s->whit_ns[0];
 	}
-	hd_sim_locate(s->m, a, &l);
+	locate(s, a, &l);
 	t = (double)(ts > s->free_at ? ts : s->free_at) +
 	    (double)(r->op == HD_OP_READ ? s->rmiss_ns[0] : s->wmiss_ns[0]) +
 	    move_ns(s, l.cyl, l.surf, r->op == HD_OP_WRITE ? SETTLE_SEEK : SETTLE_NONE, 0, NULL);
@@ -1456,6 +1492,7 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	if (!s)
 		return -ENOMEM;
 	s->m = m;
+	s->lc = &s->lcache;
 	hd_rng_seed(&s->rng, seed);
 	s->sb = m->sector_bytes;
 	s->rev_ns = 60e9 / m->rpm;
