@@ -20,9 +20,12 @@ set title sprintf("%s: fitted seek curve, %s bins, revolution %s ms%s", drive, h
 set xlabel "seek distance (MB, 10^6 bytes)"
 set ylabel "positioning time (ms)"
 set logscale x
-set yrange [0:*]
 eval pad("x", 1, 1e-6, 1)
 set datafile separator "\t"
+# A fitted time can come out below zero (an overhead larger than a bin's
+# positioning, on a device that does not rotate): the axis then starts there.
+stats DATA using 2 nooutput
+set yrange [(STATS_min < 0 ? 1.1 * STATS_min : 0):*]
 set samples 400
 if (A != A) {
     plot DATA using ($1 > 0 ? $1/1e6 : NaN):2 with linespoints pt 7 ps 0.6 lw 1.5 lc rgb "#1f77b4" title "toward higher offsets", \
