@@ -180,6 +180,8 @@ double hd_sim_sector_angle(const struct hd_sim_model *m, const struct hd_sim_chs
 double hd_sim_seek_ms(const struct hd_sim_model *m, uint64_t dist);
 /* The same for a write: the write_seek curve, or the read curve where the model has none. */
 double hd_sim_write_seek_ms(const struct hd_sim_model *m, uint64_t dist);
+/* A write's move to a cylinder dist away: its seek and the write settle (0 at dist 0). */
+double hd_sim_write_positioning_ms(const struct hd_sim_model *m, uint64_t dist);
 /*
  * The average seek as drive vendors define it: over every distance n from 1
  * to the last cylinder M, weighted by the M + 1 - n pairs of cylinders that

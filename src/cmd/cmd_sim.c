@@ -173,9 +173,9 @@ static int sim_info(const char *spec)
 	printf("seek_third_ms: %.6f\n", hd_sim_seek_ms(m, m->cylinders / 3));
 	printf("seek_full_ms: %.6f\n", hd_sim_seek_ms(m, m->cylinders - 1));
 	printf("seek_avg_ms: %.6f\n", hd_sim_seek_avg_ms(m, 0));
-	printf("write_seek_1_ms: %.6f\n", hd_sim_write_seek_ms(m, 1) + m->write_settle_ms);
-	printf("write_seek_third_ms: %.6f\n", hd_sim_write_seek_ms(m, m->cylinders / 3) + m->write_settle_ms);
-	printf("write_seek_full_ms: %.6f\n", hd_sim_write_seek_ms(m, m->cylinders - 1) + m->write_settle_ms);
+	printf("write_seek_1_ms: %.6f\n", hd_sim_write_positioning_ms(m, 1));
+	printf("write_seek_third_ms: %.6f\n", hd_sim_write_positioning_ms(m, m->cylinders / 3));
+	printf("write_seek_full_ms: %.6f\n", hd_sim_write_positioning_ms(m, m->cylinders - 1));
 	printf("write_seek_avg_ms: %.6f\n", hd_sim_seek_avg_ms(m, 1));
 	printf("head_switch_ms: %g\n", m->head_switch_ms);
 	printf("write_settle_ms: %g\n", m->write_settle_ms);

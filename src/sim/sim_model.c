@@ -1078,6 +1078,11 @@ double hd_sim_write_seek_ms(const struct hd_sim_model *m, uint64_t dist)
 	return curve_ms(m->wseek, m->nwseek, dist);
 }
 
+double hd_sim_write_positioning_ms(const struct hd_sim_model *m, uint64_t dist)
+{
+	return dist ? hd_sim_write_seek_ms(m, dist) + m->write_settle_ms : 0;
+}
+
 double hd_sim_seek_avg_ms(const struct hd_sim_model *m, int write)
 {
 	uint64_t full = m->cylinders - 1, n;
@@ -1087,7 +1092,7 @@ double hd_sim_seek_avg_ms(const struct hd_sim_model *m, int write)
 		return 0;
 	for (n = 1; n <= full; n++)
 		sum += (double)(full + 1 - n) *
-		       (write ? hd_sim_write_seek_ms(m, n) + m->write_settle_ms : hd_sim_seek_ms(m, n));
+		       (write ? hd_sim_write_positioning_ms(m, n) : hd_sim_seek_ms(m, n));
 	return sum / ((double)full * (double)(full + 1) / 2);
 }
 

@@ -213,14 +213,7 @@ BEGIN { FS = "\n" }
 		die("no [TAG] on " k)
 	}
 	gsub(/[ \t]+$/, "", rest)
-	if (setkey) {
-		nset++
-		setk[nset] = k
-		setv[nset] = rest
-		keep("set " k, rest, tag, note)
-	} else {
-		keep(k, rest, tag, note)
-	}
+	keep((setkey ? "set " : "") k, rest, tag, note)
 }
 
 END {
@@ -260,8 +253,10 @@ END {
 		c++
 	cyl = c
 	m = cyl - 1
-	for (i = 1; i <= nset; i++)
-		sv[setk[i]] = setv[i]
+	# The model keys the sheet sets, by name without "set ".
+	for (i = 1; i <= nkeys; i++)
+		if (order[i] ~ /^set /)
+			sv[substr(order[i], 5)] = val[order[i]]
 	# A modern write-back cache has write_cache_kb of its own; DiskSim's
 	# levels (append, flush) keep write data in segments, beside the read
 	# segments only when separate_write_segment is on.
@@ -328,6 +323,7 @@ END {
 		printf "write_seek = %d %s\n", dd[i], pt[i]
 	print ""
 	print "head_switch_ms = " head_ms
-	for (i = 1; i <= nset; i++)
-		print setk[i] " = " setv[i]
+	for (i = 1; i <= nkeys; i++)
+		if (order[i] ~ /^set /)
+			print substr(order[i], 5) " = " val[order[i]]
 }
