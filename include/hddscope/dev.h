@@ -53,6 +53,14 @@ enum hd_dev_kind {
  *  restore_write_cache (optional with set_write_cache): put back what
  *    set_write_cache changed, once; 0 when nothing was changed, else 0 or
  *    -errno with the whole message in err.
+ *  set_scheduler (optional): make name the I/O scheduler of the device's
+ *    kernel queue for a run, remembering the one before and its
+ *    nr_requests (the one before also into was, "" where there was no
+ *    switch to make); 0, or -errno with the whole message in err (-ENOTSUP
+ *    where the device has no scheduler to set).
+ *  restore_scheduler (optional with set_scheduler): put back the
+ *    scheduler and nr_requests set_scheduler changed, once; 0 when nothing
+ *    was changed, else 0 or -errno with the whole message in err.
  */
 struct hd_dev_ops {
 	const char *name;
@@ -67,6 +75,8 @@ struct hd_dev_ops {
 	void (*identify)(struct hd_dev *d, struct hd_identity *id, int ask_drive);
 	int (*set_write_cache)(struct hd_dev *d, int on, char *err, size_t errlen);
 	int (*restore_write_cache)(struct hd_dev *d, char *err, size_t errlen);
+	int (*set_scheduler)(struct hd_dev *d, const char *name, char *was, size_t waslen, char *err, size_t errlen);
+	int (*restore_scheduler)(struct hd_dev *d, char *err, size_t errlen);
 };
 
 struct hd_dev {
@@ -133,6 +143,9 @@ void hd_dev_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive);
 /* The write cache hooks; -ENOTSUP with a message where the backend cannot switch it. */
 int hd_dev_set_write_cache(struct hd_dev *d, int on, char *err, size_t errlen);
 int hd_dev_restore_write_cache(struct hd_dev *d, char *err, size_t errlen);
+/* The scheduler hooks; -ENOTSUP with a message where the device has no scheduler to set. */
+int hd_dev_set_scheduler(struct hd_dev *d, const char *name, char *was, size_t waslen, char *err, size_t errlen);
+int hd_dev_restore_scheduler(struct hd_dev *d, char *err, size_t errlen);
 
 const char *hd_dev_kind_name(enum hd_dev_kind k);
 const char *hd_op_name(enum hd_op op);

@@ -69,6 +69,8 @@ struct hd_fit_result {
 	size_t nzones;
 	double zones_outer_mb_s, zones_inner_mb_s;
 	double queue_gain;		/* IOPS at the deepest queue over one client's */
+	int queue_at_drive;		/* 1: the gain is credited to the drive (NCQ); see queue_method */
+	const char *queue_method;	/* why it is or is not */
 	double seek_reference_bytes, response_from_bytes;
 	const char *seekcurve_file;
 };

@@ -34,12 +34,16 @@ struct hd_identity {
 	int read_lookahead_supported, read_lookahead;	/* -1 unknown, 0, 1 */
 	uint32_t logical_sector_bytes, physical_sector_bytes;	/* from IDENTIFY, 0 when unknown */
 	int ncq_depth;			/* 0: no NCQ or unknown */
+	int ata_zoned;			/* IDENTIFY word 69 bits 1:0 (HD_ATA_ZONED_*), -1 unknown */
 
 	/* sysfs (block devices) */
+	int kernel_queue;		/* 1: a block device, whose kernel queue the fields below describe */
 	int rotational;			/* -1 unknown */
 	char cache_type[32];		/* SCSI disk cache_type, "" when absent */
 	char scheduler[64];		/* the active one, "" when absent */
 	int nr_requests;		/* -1 when absent */
+	int queue_depth;		/* device/queue_depth (commands the host keeps at the drive), -1 when absent */
+	char zoned[24];			/* queue/zoned: "none", "host-aware", "host-managed"; "" when absent */
 
 	/* SMART */
 	int smart_available;
@@ -60,7 +64,7 @@ void hd_identity_free(struct hd_identity *id);
  * Parse a 512-byte ATA IDENTIFY DEVICE block (words little endian, as the
  * drive sends them): model, serial, firmware, capacity, words 82/85 (write
  * cache, look-ahead), 106/117/118 (sector sizes), 217 (rotation), 75/76
- * (NCQ).  Returns 0, or -EINVAL when the block is not plausible.
+ * (NCQ), 69 (zoned capabilities).  Returns 0, or -EINVAL when the block is not plausible.
  */
 int hd_identify_parse(const uint8_t *block, struct hd_identity *id);
 
@@ -88,6 +92,26 @@ void hd_identity_of_disk(const char *path, struct hd_identity *id, int ask_drive
 
 /* Save the device's SMART data as a blob (hddscope smart-save). */
 int hd_smart_save(const char *device, const char *path, char *err, size_t errlen);
+
+/* IDENTIFY DEVICE word 69 bits 1:0, the zoned capabilities (ACS-4 7.13.6.42). */
+#define HD_ATA_ZONED_NOT_REPORTED 0
+#define HD_ATA_ZONED_HOST_AWARE 1
+#define HD_ATA_ZONED_DEVICE_MANAGED 2
+
+/* "not reported", "host-aware", "device-managed", "reserved" or "unknown" (-1). */
+const char *hd_ata_zoned_name(int v);
+
+/*
+ * The kernel queue's facts as a data file's header and info print them: a
+ * number or word, "unknown" where a block device does not show it, "n/a"
+ * where there is no kernel queue (a regular file, a simulated drive).  buf
+ * holds a number; the result is buf or a static string.
+ */
+const char *hd_queue_scheduler_word(const struct hd_identity *id);
+const char *hd_queue_zoned_word(const struct hd_identity *id);
+const char *hd_queue_int_word(const struct hd_identity *id, int v, char *buf, size_t len);
+/* The ATA zoned capabilities where the identity can have them: "n/a" on a regular file. */
+const char *hd_ata_zoned_word(const struct hd_identity *id);
 
 /* "on", "off" or "unknown" for a -1/0/1 flag. */
 const char *hd_onoff(int v);

@@ -185,5 +185,12 @@ int hd_cmd_zone(int argc, char **argv);
 
 /* The identity lines of a data file header (every probe's, and others that describe a drive). */
 void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id);
+/*
+ * Its last lines: the kernel queue in effect (scheduler, nr_requests,
+ * queue_depth), the zoned model (zoned) and the drive's ATA zoned
+ * capabilities (ata_zoned); "n/a" where there is no kernel queue, "unknown"
+ * where it could not be read.
+ */
+void hd_queue_header(struct hd_df_writer *w, const struct hd_identity *id);
 
 #endif

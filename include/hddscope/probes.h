@@ -66,6 +66,8 @@ struct hd_queue_opts {
 	int64_t time_ns;
 	int have_time;		/* --time given */
 	uint64_t requests;	/* per client; 0: bounded by time_ns */
+	const char *scheduler;	/* --scheduler none|keep|NAME */
+	int have_scheduler;	/* --scheduler given */
 };
 
 struct hd_interval_opts {

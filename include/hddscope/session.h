@@ -30,6 +30,13 @@ struct hd_common {
 	int sync;		/* --sync: writes complete only on the media */
 	/* Not an option: where the session adds the backend time it took (NULL: nowhere). */
 	int64_t *drive_ns;
+	/*
+	 * Not a common option (queue's --scheduler): the I/O scheduler for the
+	 * run, "keep" or NULL to touch nothing; with scheduler_given 0, a
+	 * target that has no scheduler to set runs as it is.
+	 */
+	const char *scheduler;
+	int scheduler_given;
 };
 
 /* The rows of the options every probe shares (opt.h), relative to struct hd_common. */
@@ -52,6 +59,7 @@ struct hd_session {
 	FILE *rows;
 	char *out;
 	struct hd_cachectl cache;	/* the write cache setting to restore */
+	int sched_set;		/* the scheduler was set through the backend: restore it */
 	struct hd_identity id;		/* identity, health and caches in effect */
 	int fatal;		/* stopped by HD_MAX_CONSEC_ERRORS failures */
 	int timed;		/* bounded by time: run.total counts progress, not samples */
@@ -67,8 +75,9 @@ struct hd_session {
 #define HD_PHASE_REV_UNKNOWN_NS 16666667
 
 /*
- * Open c->device (for writing when writes), set the write cache as asked
- * (refusing to start where it cannot be set), learn the drive's identity,
+ * Open c->device (for writing when writes), set the write cache and the
+ * I/O scheduler as asked (refusing to start where they cannot be set; both
+ * are put back on every way out), learn the drive's identity,
  * start the data file c->out or default_out with the common header,
  * install the signal handlers.  Returns 0 or the exit code (after printing
  * why).
@@ -128,7 +137,7 @@ void hd_session_phase(struct hd_session *s, uint64_t locked_to);
  */
 int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end);
 
-/* Abort before any sample: drop the data file, restore the write cache, close the device. */
+/* Abort before any sample: drop the data file, restore the write cache and scheduler, close the device. */
 void hd_session_abort(struct hd_session *s);
 
 

@@ -15,6 +15,8 @@ int hd_sysfs_read(const char *path, char *buf, size_t len);
 int hd_sysfs_write(const char *path, const char *value);
 /* An attribute of the disk rdev ("queue/rotational", "device/model"); 0 or -errno. */
 int hd_sysfs_disk_attr(dev_t rdev, const char *attr, char *buf, size_t len);
+/* The path of an attribute of the disk rdev (the parent's for a partition) that exists; 0 or -errno. */
+int hd_sysfs_disk_attr_path(dev_t rdev, const char *attr, char *buf, size_t len);
 /* The path of the SCSI disk's cache_type attribute, or NULL when there is none. */
 const char *hd_sysfs_cache_type_path(dev_t rdev, char *buf, size_t len);
 

@@ -78,6 +78,7 @@ static int result_of(const struct fit *f, const struct inputs *in, struct hd_fit
 	r->zones_outer_mb_s = stored(r->zones_outer_mb_s);
 	r->zones_inner_mb_s = stored(r->zones_inner_mb_s);
 	r->queue_gain = stored(fit_queue_gain(in->queue));
+	r->queue_at_drive = fit_queue_at_drive(in->queue, &r->queue_method);
 	r->seek_reference_bytes = stored(f->ref);
 	r->response_from_bytes = stored(f->resp_from);
 	r->seekcurve_file = "seekcurve.tsv";

@@ -301,3 +301,40 @@ double fit_queue_gain(const struct hd_df *queue)
 	}
 	return imax / i1;
 }
+
+/*
+ * Whether a queue gain is the drive's own reordering: the host kept its
+ * order (scheduler none, or no host scheduler at all on a simulated drive)
+ * and let more than one command reach the drive (queue_depth not 1).  A
+ * regular file's gain may be its disk's scheduler's; a file that does not
+ * record its scheduler gives no evidence.  *why says what decided.
+ */
+int fit_queue_at_drive(const struct hd_df *queue, const char **why)
+{
+	const char *sched = queue ? hd_df_meta(queue, "scheduler") : NULL;
+	const char *kind = queue ? hd_df_meta(queue, "device_kind") : NULL;
+	const char *qd = queue ? hd_df_meta(queue, "queue_depth") : NULL;
+
+	*why = "no queue data";
+	if (!queue)
+		return 0;
+	if (!sched) {
+		*why = "not credited to the drive: the queue file does not record the I/O scheduler";
+		return 0;
+	}
+	if (strcmp(sched, "n/a") == 0 && !(kind && strcmp(kind, "simulated drive") == 0)) {
+		*why = "not credited to the drive: a regular file's gain may be its disk's scheduler's";
+		return 0;
+	}
+	if (strcmp(sched, "n/a") != 0 && strcmp(sched, "none") != 0) {
+		*why = "not credited to the drive: the host's I/O scheduler reordered the requests";
+		return 0;
+	}
+	if (qd && strcmp(qd, "1") == 0) {
+		*why = "not credited to the drive: queue_depth 1, the host kept one command at the drive";
+		return 0;
+	}
+	*why = "the drive's: no host scheduler reordered the requests (scheduler none or n/a on a simulated "
+	       "drive) and queue_depth is not 1";
+	return 1;
+}

@@ -304,7 +304,8 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		fprintf(f, "write_cache = on\nwrite_cache_kb = 512\n");
 	else
 		fprintf(f, "write_cache = off\n");
-	fprintf(f, "queue_depth = %d\n", isfinite(qg) && qg > 1.3 ? 32 : 1);
+	/* A gain the host's scheduler could have made is no evidence of NCQ. */
+	fprintf(f, "queue_depth = %d\n", isfinite(qg) && qg > 1.3 && fit->queue_at_drive ? 32 : 1);
 	rc = hd_out_fclose(f, tmp, path, &call);
 	if (rc) {
 		snprintf(err, errlen, "%s %s: %s", call, path, hd_fs_strerror(rc));

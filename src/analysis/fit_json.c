@@ -119,6 +119,8 @@ void hd_fit_json(struct hd_json *j, const char *key, const struct hd_fit_result 
 	hd_json_end(j);
 	put_zones(j, r);
 	hd_json_num(j, "queue_gain", r->queue_gain);
+	hd_json_bool(j, "queue_gain_at_drive", r->queue_at_drive);
+	hd_json_str(j, "queue_gain_method", r->queue_method);
 	hd_json_num(j, "seek_reference_bytes", r->seek_reference_bytes);
 	hd_json_num(j, "response_from_bytes", r->response_from_bytes);
 	hd_json_str(j, "seekcurve_file", r->seekcurve_file);

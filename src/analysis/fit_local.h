@@ -113,5 +113,7 @@ int fit_zone_steps(const struct hd_df *zone, struct hd_fit_result *r);
 const char *fit_header_onoff(const struct inputs *in, const char *key);
 /* IOPS at the deepest queue over one client's, NAN without a queue file. */
 double fit_queue_gain(const struct hd_df *queue);
+/* 1 where the queue file shows the gain is the drive's (no host reordering, queue_depth not 1). */
+int fit_queue_at_drive(const struct hd_df *queue, const char **why);
 
 #endif

@@ -39,8 +39,12 @@ static const struct hd_cmdspec info_spec = {
 		 "serial, firmware, nominal rpm, NCQ depth) from ATA IDENTIFY; its SMART health\n"
 		 "through libatasmart (overall assessment, bad sectors, temperature, power-on\n"
 		 "hours, power cycles); write cache and read look-ahead; the kernel queue's\n"
-		 "scheduler and nr_requests.  A file, a non-ATA device or a simulated drive\n"
-		 "says why SMART is not available.  Nothing is written.\n"
+		 "scheduler, nr_requests and queue_depth; the zoned model (queue/zoned: none,\n"
+		 "host-aware, host-managed) and the drive's ATA zoned capabilities (IDENTIFY\n"
+		 "word 69: not reported, host-aware, device-managed).  What cannot be read is\n"
+		 "\"unknown\"; what a file or a simulated drive does not have is \"n/a\".  A file,\n"
+		 "a non-ATA device or a simulated drive says why SMART is not available.\n"
+		 "Nothing is written.\n"
 		 "\n",
 	.opts = info_options,
 	.outro = "\n"
@@ -49,7 +53,7 @@ static const struct hd_cmdspec info_spec = {
 
 static void text_identity(const struct hd_dev *d, const struct hd_identity *id, int attrs)
 {
-	char sz[32];
+	char sz[32], n[24];
 
 	printf("device:           %s\n", d->path);
 	printf("kind:             %s%s\n", hd_dev_kind_name(d->kind), id->simulated ? " (its identity is the model's)" : "");
@@ -76,10 +80,11 @@ static void text_identity(const struct hd_dev *d, const struct hd_identity *id, 
 	       id->read_lookahead_supported == 0 ? " (not supported)" : "");
 	if (id->cache_type[0])
 		printf("cache_type:       %s\n", id->cache_type);
-	if (id->scheduler[0])
-		printf("scheduler:        %s\n", id->scheduler);
-	if (id->nr_requests >= 0)
-		printf("nr_requests:      %d\n", id->nr_requests);
+	printf("scheduler:        %s\n", hd_queue_scheduler_word(id));
+	printf("nr_requests:      %s\n", hd_queue_int_word(id, id->nr_requests, n, sizeof(n)));
+	printf("queue_depth:      %s\n", hd_queue_int_word(id, id->queue_depth, n, sizeof(n)));
+	printf("zoned:            %s\n", hd_queue_zoned_word(id));
+	printf("ATA zoned:        %s\n", hd_ata_zoned_word(id));
 	printf("identity from:    %s\n", id->source);
 	if (!id->smart_available) {
 		printf("SMART:            not available (%s)\n", id->smart_reason[0] ? id->smart_reason : "unknown");

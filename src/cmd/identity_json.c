@@ -3,6 +3,8 @@
  * it (info --json, a profile's summary.json).  JSON is written at the edge,
  * by the commands, so the device layer below only fills struct hd_identity.
  */
+#include <string.h>
+
 #include "hddscope/cmd.h"
 #include "hddscope/dev.h"
 #include "hddscope/identity.h"
@@ -36,6 +38,7 @@ void hd_identity_json(struct hd_json *j, const char *key, const struct hd_dev *d
 	else
 		hd_json_null(j, "rpm_nominal");
 	hd_json_int(j, "ncq_depth", id->ncq_depth);
+	hd_json_str(j, "ata_zoned", strcmp(hd_ata_zoned_word(id), "n/a") ? hd_ata_zoned_word(id) : NULL);
 	hd_json_end(j);
 	hd_json_obj(j, "cache");
 	hd_json_str(j, "write_cache", hd_onoff(id->write_cache));
@@ -44,12 +47,19 @@ void hd_identity_json(struct hd_json *j, const char *key, const struct hd_dev *d
 	hd_json_str(j, "read_lookahead_supported", hd_onoff(id->read_lookahead_supported));
 	hd_json_str(j, "cache_type", id->cache_type[0] ? id->cache_type : NULL);
 	hd_json_end(j);
+	/* null where there is no kernel queue or the kernel does not say: never an invented value. */
 	hd_json_obj(j, "queue");
+	hd_json_bool(j, "kernel_queue", id->kernel_queue);
 	hd_json_str(j, "scheduler", id->scheduler[0] ? id->scheduler : NULL);
 	if (id->nr_requests < 0)
 		hd_json_null(j, "nr_requests");
 	else
 		hd_json_int(j, "nr_requests", id->nr_requests);
+	if (id->queue_depth < 0)
+		hd_json_null(j, "queue_depth");
+	else
+		hd_json_int(j, "queue_depth", id->queue_depth);
+	hd_json_str(j, "zoned", id->kernel_queue ? hd_queue_zoned_word(id) : NULL);
 	hd_json_end(j);
 	hd_json_obj(j, "smart");
 	hd_json_bool(j, "available", id->smart_available);

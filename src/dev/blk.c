@@ -30,6 +30,10 @@ struct blk {
 	int wc_changed;		/* cache_type was written: wc_saved goes back */
 	char wc_path[512];	/* the disk's cache_type attribute */
 	char wc_saved[64];	/* its value before the run */
+	int sched_changed;	/* queue/scheduler was written: sched_saved goes back */
+	char sched_path[512];	/* the disk's queue/scheduler attribute */
+	char sched_saved[64];	/* the scheduler in effect before the run */
+	char nrreq_saved[32];	/* queue/nr_requests before the run ("" when unreadable) */
 };
 
 /* The room for why an open for writing was refused: "backs /dev/loop3", ... */
@@ -199,6 +203,126 @@ static int blk_set_write_cache(struct hd_dev *d, int want, char *err, size_t err
 	return 0;
 }
 
+/*
+ * The I/O scheduler of a block device's kernel queue.  Switching it is a
+ * setting of the target the user named, like its write cache: the one in
+ * effect and nr_requests (which the kernel resets on every switch) are
+ * kept and put back exactly.
+ */
+
+/* The active scheduler of "mq-deadline [none] bfq" into out; the whole line when nothing is bracketed. */
+static void active_scheduler(const char *line, char *out, size_t len)
+{
+	const char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
+
+	if (a && b)
+		snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
+	else
+		snprintf(out, len, "%s", line);
+}
+
+/* The queue's attribute attr (a sibling of sched_path) into path. */
+static int queue_attr_path(const struct blk *b, const char *attr, char *path, size_t len)
+{
+	const char *slash = strrchr(b->sched_path, '/');
+	int n = slash ? (int)(slash - b->sched_path) : 0;
+
+	return (size_t)snprintf(path, len, "%.*s/%s", n, b->sched_path, attr) < len ? 0 : -ENAMETOOLONG;
+}
+
+static int blk_restore_scheduler(struct hd_dev *d, char *err, size_t errlen)
+{
+	struct blk *b = d->priv;
+	char path[512], cur[32];
+	int rc;
+
+	if (!b->sched_changed)
+		return 0;
+	b->sched_changed = 0;
+	rc = hd_sysfs_write(b->sched_path, b->sched_saved);
+	if (rc) {
+		snprintf(err, errlen, "write %s: %s; the I/O scheduler of %s was left changed, it was '%s'",
+			 b->sched_path, strerror(-rc), d->path, b->sched_saved);
+		return rc;
+	}
+	/* The switch back reset nr_requests to the scheduler's default: a value the user set goes back too. */
+	if (!b->nrreq_saved[0] || queue_attr_path(b, "nr_requests", path, sizeof(path)) ||
+	    (hd_sysfs_read(path, cur, sizeof(cur)) == 0 && strcmp(cur, b->nrreq_saved) == 0))
+		return 0;
+	rc = hd_sysfs_write(path, b->nrreq_saved);
+	if (rc)
+		snprintf(err, errlen, "write %s: %s; nr_requests of %s was left changed, it was %s", path,
+			 strerror(-rc), d->path, b->nrreq_saved);
+	return rc;
+}
+
+/* Why name was refused: the schedulers the kernel offers. */
+static void scheduler_refused(struct hd_dev *d, const char *name, int rc, const char *offered, char *err,
+			      size_t errlen)
+{
+	struct blk *b = d->priv;
+
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "write %s: %s; '%s' is not an I/O scheduler %s offers (%s)", b->sched_path,
+			 strerror(-rc), name, d->path, offered);
+	else
+		snprintf(err, errlen, "write %s: %s; cannot set the I/O scheduler of %s to '%s'", b->sched_path,
+			 strerror(-rc), d->path, name);
+}
+
+static int blk_set_scheduler(struct hd_dev *d, const char *name, char *was, size_t waslen, char *err,
+			     size_t errlen)
+{
+	struct blk *b = d->priv;
+	char line[256], cur[64], path[512];
+	struct stat st;
+	int rc;
+
+	if (d->kind != HD_DEV_BLOCK || stat(d->path, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s: a regular file has no I/O scheduler of its own (its disk's is not the "
+			 "target's to change); --scheduler applies to a block device", d->path);
+		return -ENOTSUP;
+	}
+	if (hd_sysfs_disk_attr_path(st.st_rdev, "queue/scheduler", b->sched_path, sizeof(b->sched_path))) {
+		snprintf(err, errlen, "%s: the kernel shows no queue/scheduler for this device", d->path);
+		return -ENOTSUP;
+	}
+	rc = hd_sysfs_read(b->sched_path, line, sizeof(line));
+	if (rc) {
+		snprintf(err, errlen, "read %s: %s", b->sched_path, strerror(-rc));
+		return rc;
+	}
+	active_scheduler(line, cur, sizeof(cur));
+	/* Switched twice before a restore: the setting before the first is the one to put back. */
+	if (!b->sched_changed) {
+		snprintf(b->sched_saved, sizeof(b->sched_saved), "%s", cur);
+		if (queue_attr_path(b, "nr_requests", path, sizeof(path)) ||
+		    hd_sysfs_read(path, b->nrreq_saved, sizeof(b->nrreq_saved)))
+			b->nrreq_saved[0] = '\0';
+	}
+	snprintf(was, waslen, "%s", b->sched_saved);
+	if (strcmp(cur, name) == 0)
+		return 0;
+	rc = hd_sysfs_write(b->sched_path, name);
+	if (rc) {
+		scheduler_refused(d, name, rc, line, err, errlen);
+		return rc;
+	}
+	b->sched_changed = 1;
+	rc = hd_sysfs_read(b->sched_path, line, sizeof(line));
+	if (rc == 0)
+		active_scheduler(line, cur, sizeof(cur));
+	if (rc || strcmp(cur, name) != 0) {
+		char e2[160];
+
+		blk_restore_scheduler(d, e2, sizeof(e2));
+		snprintf(err, errlen, "%s: the kernel did not take the I/O scheduler '%s' (%s reads '%s')", d->path,
+			 name, b->sched_path, rc ? "?" : line);
+		return -EIO;
+	}
+	return 0;
+}
+
 static void blk_close(struct hd_dev *d)
 {
 	struct blk *b = d->priv;
@@ -222,6 +346,8 @@ static const struct hd_dev_ops blk_ops = {
 	.identify = blk_identify,
 	.set_write_cache = blk_set_write_cache,
 	.restore_write_cache = blk_restore_write_cache,
+	.set_scheduler = blk_set_scheduler,
+	.restore_scheduler = blk_restore_scheduler,
 };
 
 /* The descriptor of the run: a descriptor or -errno; d->direct says whether O_DIRECT is in effect. */

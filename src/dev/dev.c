@@ -206,6 +206,22 @@ int hd_dev_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
 	return d->ops->restore_write_cache ? d->ops->restore_write_cache(d, err, errlen) : 0;
 }
 
+int hd_dev_set_scheduler(struct hd_dev *d, const char *name, char *was, size_t waslen, char *err, size_t errlen)
+{
+	if (!d->ops->set_scheduler) {
+		snprintf(err, errlen, "%s: this device has no I/O scheduler to set", d->path);
+		return -ENOTSUP;
+	}
+	if (waslen)
+		*was = '\0';
+	return d->ops->set_scheduler(d, name, was, waslen, err, errlen);
+}
+
+int hd_dev_restore_scheduler(struct hd_dev *d, char *err, size_t errlen)
+{
+	return d->ops->restore_scheduler ? d->ops->restore_scheduler(d, err, errlen) : 0;
+}
+
 const char *hd_dev_kind_name(enum hd_dev_kind k)
 {
 	switch (k) {

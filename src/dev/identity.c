@@ -29,6 +29,8 @@ void hd_identity_init(struct hd_identity *id)
 	id->read_lookahead_supported = id->read_lookahead = -1;
 	id->rotational = -1;
 	id->nr_requests = -1;
+	id->queue_depth = -1;
+	id->ata_zoned = -1;
 	snprintf(id->smart_overall, sizeof(id->smart_overall), "unknown");
 }
 
@@ -53,6 +55,43 @@ static void copy_str(char *dst, size_t len, const char *src)
 const char *hd_onoff(int v)
 {
 	return v < 0 ? "unknown" : v ? "on" : "off";
+}
+
+const char *hd_ata_zoned_name(int v)
+{
+	switch (v) {
+	case HD_ATA_ZONED_NOT_REPORTED: return "not reported";
+	case HD_ATA_ZONED_HOST_AWARE: return "host-aware";
+	case HD_ATA_ZONED_DEVICE_MANAGED: return "device-managed";
+	case 3: return "reserved";
+	}
+	return "unknown";
+}
+
+const char *hd_queue_scheduler_word(const struct hd_identity *id)
+{
+	return !id->kernel_queue ? "n/a" : id->scheduler[0] ? id->scheduler : "unknown";
+}
+
+/* A device whose zoned model cannot be read is not said to be unzoned. */
+const char *hd_queue_zoned_word(const struct hd_identity *id)
+{
+	return !id->kernel_queue ? "n/a" : id->zoned[0] ? id->zoned : "unknown";
+}
+
+const char *hd_queue_int_word(const struct hd_identity *id, int v, char *buf, size_t len)
+{
+	if (!id->kernel_queue)
+		return "n/a";
+	if (v < 0)
+		return "unknown";
+	snprintf(buf, len, "%d", v);
+	return buf;
+}
+
+const char *hd_ata_zoned_word(const struct hd_identity *id)
+{
+	return id->ata_zoned < 0 && !id->kernel_queue && !id->simulated ? "n/a" : hd_ata_zoned_name(id->ata_zoned);
 }
 
 static uint16_t word(const uint8_t *b, int w)
@@ -92,7 +131,7 @@ static int valid_word(uint16_t w)
 int hd_identify_parse(const uint8_t *b, struct hd_identity *id)
 {
 	uint16_t w82 = word(b, 82), w83 = word(b, 83), w85 = word(b, 85), w106 = word(b, 106);
-	uint16_t w217 = word(b, 217), w75 = word(b, 75), w76 = word(b, 76);
+	uint16_t w217 = word(b, 217), w75 = word(b, 75), w76 = word(b, 76), w69 = word(b, 69);
 	uint64_t sectors;
 
 	/* Word 0 bit 15 set means an ATAPI device, not a disk. */
@@ -139,6 +178,12 @@ int hd_identify_parse(const uint8_t *b, struct hd_identity *id)
 	/* Word 76 bit 8: NCQ supported; word 75 bits 4:0: queue depth - 1. */
 	if (w76 != 0 && w76 != 0xffff && (w76 & (1u << 8)))
 		id->ncq_depth = (w75 & 0x1f) + 1;
+	/*
+	 * Word 69 bits 1:0, zoned capabilities: 0 not reported, 1 host-aware,
+	 * 2 device-managed (a drive-managed SMR disk may say so).  A word of
+	 * all ones is no answer.
+	 */
+	id->ata_zoned = w69 == 0xffff ? -1 : (int)(w69 & 0x3);
 	return 0;
 }
 
@@ -338,8 +383,14 @@ static void from_sysfs(dev_t rdev, struct hd_identity *id)
 		copy_str(id->vendor, sizeof(id->vendor), buf);
 	if (!id->model[0] && hd_sysfs_disk_attr(rdev, "device/model", buf, sizeof(buf)) == 0)
 		copy_str(id->model, sizeof(id->model), buf);
+	id->kernel_queue = 1;
 	if (hd_sysfs_disk_attr(rdev, "queue/nr_requests", buf, sizeof(buf)) == 0)
 		id->nr_requests = atoi(buf);
+	/* SCSI and SATA disks only: how many commands the host keeps at the drive (1: no NCQ in use). */
+	if (hd_sysfs_disk_attr(rdev, "device/queue_depth", buf, sizeof(buf)) == 0)
+		id->queue_depth = atoi(buf);
+	if (hd_sysfs_disk_attr(rdev, "queue/zoned", buf, sizeof(buf)) == 0)
+		copy_str(id->zoned, sizeof(id->zoned), buf);
 	/* "mq-deadline [none]": the bracketed one is in effect. */
 	if (hd_sysfs_disk_attr(rdev, "queue/scheduler", buf, sizeof(buf)) == 0) {
 		const char *a = strchr(buf, '['), *b = a ? strchr(a, ']') : NULL;

@@ -104,6 +104,8 @@ static void sim_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive
 	id->logical_sector_bytes = BLK;
 	id->physical_sector_bytes = m->sector_bytes;
 	id->ncq_depth = m->queue_depth > 1 ? (int)m->queue_depth : 0;
+	/* A model is a conventional drive: it reports no zoned capabilities, as such a drive's IDENTIFY does. */
+	id->ata_zoned = HD_ATA_ZONED_NOT_REPORTED;
 	id->rotational = 1;
 	snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive");
 }
@@ -143,6 +145,22 @@ static int sim_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * A simulated drive has no host scheduler: its clients' requests reach the
+ * drive's queue in the order they are issued, as with "none".
+ */
+static int sim_set_scheduler(struct hd_dev *d, const char *name, char *was, size_t waslen, char *err,
+			     size_t errlen)
+{
+	(void)was;
+	(void)waslen;
+	if (strcmp(name, "none") == 0)
+		return 0;
+	snprintf(err, errlen, "%s: a simulated drive has no I/O scheduler (requests reach its queue as with "
+		 "'none'); --scheduler %s cannot apply", d->path, name);
+	return -ENOTSUP;
+}
+
 static const struct hd_dev_ops sim_ops = {
 	.name = "sim",
 	.read = sim_read,
@@ -156,6 +174,7 @@ static const struct hd_dev_ops sim_ops = {
 	.identify = sim_identify,
 	.set_write_cache = sim_set_write_cache,
 	.restore_write_cache = sim_restore_write_cache,
+	.set_scheduler = sim_set_scheduler,
 };
 
 /*

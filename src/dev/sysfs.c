@@ -65,6 +65,21 @@ static int disk_dir(dev_t rdev, int up, char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
+int hd_sysfs_disk_attr_path(dev_t rdev, const char *attr, char *buf, size_t len)
+{
+	char dir[400];
+
+	for (int up = 0; up < 2; up++) {
+		if (disk_dir(rdev, up, dir, sizeof(dir)))
+			return -ENAMETOOLONG;
+		if ((size_t)snprintf(buf, len, "%s/%s", dir, attr) >= len)
+			return -ENAMETOOLONG;
+		if (access(buf, F_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
 int hd_sysfs_disk_attr(dev_t rdev, const char *attr, char *buf, size_t len)
 {
 	char path[512], dir[400];

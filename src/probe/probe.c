@@ -467,4 +467,16 @@ void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id)
 	if (!id->smart_available)
 		hd_dfw_meta(w, "smart", "not available (%s)", id->smart_reason[0] ? id->smart_reason : "unknown");
 	hd_dfw_meta(w, "identity_source", "%s", id->source);
+	hd_queue_header(w, id);
+}
+
+void hd_queue_header(struct hd_df_writer *w, const struct hd_identity *id)
+{
+	char b[24];
+
+	hd_dfw_meta(w, "scheduler", "%s", hd_queue_scheduler_word(id));
+	hd_dfw_meta(w, "nr_requests", "%s", hd_queue_int_word(id, id->nr_requests, b, sizeof(b)));
+	hd_dfw_meta(w, "queue_depth", "%s", hd_queue_int_word(id, id->queue_depth, b, sizeof(b)));
+	hd_dfw_meta(w, "zoned", "%s", hd_queue_zoned_word(id));
+	hd_dfw_meta(w, "ata_zoned", "%s", hd_ata_zoned_word(id));
 }

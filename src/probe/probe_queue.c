@@ -149,6 +149,12 @@ static const struct hd_option queue_options[] = {
 		  "on sim:; s, ms, us or m suffix, seconds without one" },
 	{ .name = "requests", .kind = HD_OPT_COUNT, .arg = "N", .off = O(requests), .lo = 1,
 	  .hi = QUEUE_MAX_RECORDS, .help = "per N, each client issues exactly N reads (instead of --time)" },
+	{ .name = "scheduler", .kind = HD_OPT_STRING, .arg = "none|keep|NAME", .off = O(scheduler), .def = "none",
+	  .given = HD_OPT_GIVEN(struct hd_queue_opts, have_scheduler),
+	  .help = "the block device's I/O scheduler for the run, put back\n"
+		  "afterwards with its nr_requests (also after an error or a\n"
+		  "signal): none lets the drive alone reorder, keep changes\n"
+		  "nothing; a file or a simulated drive has none to set" },
 	{ .kind = HD_OPT_END },
 };
 
@@ -164,6 +170,12 @@ static int queue_check(void *vo)
 		hd_err("queue only reads; --write does not apply");
 		return -1;
 	}
+	/* A name goes into sysfs as it is: no path, no list, no whitespace. */
+	if (!o->scheduler[0] || strlen(o->scheduler) >= 32 || strspn(o->scheduler, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen(o->scheduler)) {
+		hd_err("--scheduler '%s': must be none, keep or the name of an I/O scheduler", o->scheduler);
+		return -1;
+	}
 	return 0;
 }
 
@@ -172,7 +184,10 @@ static const struct hd_cmdspec queue_spec = {
 	.intro = "Random reads from N concurrent clients, for each N in --procs: how IOPS and\n"
 		 "latency grow with the depth of the drive's command queue.  On a block device\n"
 		 "or a file every client is a forked process with its own O_DIRECT descriptor;\n"
-		 "on a simulated drive the clients are simulated against its queue.\n"
+		 "on a simulated drive the clients are simulated against its queue.  On a\n"
+		 "block device the I/O scheduler is set to none for the run (--scheduler) so\n"
+		 "that the drive's own reordering is what is measured; the header records\n"
+		 "scheduler, nr_requests and queue_depth as they were during the run.\n"
 		 "\n"
 		 "Pattern:\n",
 	.opts = queue_options,
@@ -791,6 +806,9 @@ static int queue_run(void *vo)
 		return HD_EXIT_SETUP;
 	}
 	x->o = *(const struct hd_queue_opts *)vo;
+	/* The host must not reorder what is credited to the drive: the session pins the scheduler and restores it. */
+	x->o.c.scheduler = x->o.scheduler;
+	x->o.c.scheduler_given = x->o.have_scheduler;
 	ex = hd_session_begin(&x->s, "queue", &x->o.c, 0, "queue.tsv");
 	if (ex)
 		goto done;

@@ -110,10 +110,53 @@ static int same_file(const char *a, const char *b)
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/*
+ * Set the I/O scheduler c asks for and say in note what was done (the
+ * header's scheduler_setting).  Where the target has none to set and none
+ * was asked for by name, it runs as it is.  Returns 0, or -1 after printing
+ * why nothing is measured.
+ */
+static int set_scheduler(struct hd_session *s, const struct hd_common *c, char *note, size_t len)
+{
+	char err[512], was[64];
+	int rc = hd_dev_set_scheduler(s->dev, c->scheduler, was, sizeof(was), err, sizeof(err));
+
+	if (rc == -ENOTSUP && !c->scheduler_given) {
+		snprintf(note, len, "n/a (the target has no I/O scheduler of its own)");
+		return 0;
+	}
+	if (rc) {
+		hd_err("%s; nothing measured", err);
+		return -1;
+	}
+	s->sched_set = 1;
+	if (!was[0])
+		snprintf(note, len, "%s (no host scheduler: requests reach the drive's queue in the order issued)",
+			 c->scheduler);
+	else if (strcmp(was, c->scheduler) == 0)
+		snprintf(note, len, "%s, as found", c->scheduler);
+	else
+		snprintf(note, len, "%s for the run (it was %s, put back at the end with its nr_requests)",
+			 c->scheduler, was);
+	return 0;
+}
+
+/* Put back the scheduler set_scheduler changed; a failure is said, not fatal (the data stands). */
+static void restore_scheduler(struct hd_session *s)
+{
+	char err[512];
+
+	if (!s->sched_set)
+		return;
+	s->sched_set = 0;
+	if (hd_dev_restore_scheduler(s->dev, err, sizeof(err)))
+		hd_err("%s", err);
+}
+
 int hd_session_begin(struct hd_session *s, const char *test, const struct hd_common *c, int writes,
 		     const char *default_out)
 {
-	char err[512];
+	char err[512], note[200] = "";
 	int rc, ex;
 
 	memset(s, 0, sizeof(*s));
@@ -142,6 +185,12 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 		hd_dev_close(s->dev);
 		return HD_EXIT_SETUP;
 	}
+	if (c->scheduler && strcmp(c->scheduler, "keep") == 0)
+		snprintf(note, sizeof(note), "kept as found (--scheduler keep)");
+	else if (c->scheduler && set_scheduler(s, c, note, sizeof(note))) {
+		ex = HD_EXIT_SETUP;
+		goto fail;
+	}
 	if (hd_identity_of(s->dev, c->smart_blob, &s->id, err, sizeof(err))) {
 		hd_err("%s", err);
 		ex = HD_EXIT_SETUP;
@@ -165,11 +214,14 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	hd_run_init(&s->run, s->dev, test, c->seed, c->quiet);
 	hd_run_header(&s->run, s->w);
 	hd_identity_header(s->w, &s->id);
+	if (note[0])
+		hd_dfw_meta(s->w, "scheduler_setting", "%s", note);
 	if (writes)
 		hd_dfw_meta(s->w, "sync_writes", "%s", s->dev->sync ? "yes" : "no");
 	s->dev_t0_ns = hd_dev_now(s->dev);
 	return 0;
 fail:
+	restore_scheduler(s);
 	if (hd_cache_restore(&s->cache, err, sizeof(err)))
 		hd_err("%s", err);
 	hd_identity_free(&s->id);
@@ -177,11 +229,12 @@ fail:
 	return ex;
 }
 
-/* Put the write cache back and let go of the device. */
+/* Put the write cache and the scheduler back and let go of the device. */
 static void session_close(struct hd_session *s)
 {
 	char err[512];
 
+	restore_scheduler(s);
 	if (hd_cache_restore(&s->cache, err, sizeof(err)))
 		hd_err("%s", err);
 	hd_identity_free(&s->id);

@@ -26,6 +26,13 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["smart"]; asser
 run 0 "$HDDSCOPE" seek -q --samples 20 -o "$T/f.tsv" "$img"
 check_header "$T/f.tsv" unknown unknown unknown
 [ "$(hdr "$T/f.tsv" smart)" = "not available (regular file)" ] || fail "file: smart header"
+# No kernel queue of its own, no IDENTIFY: n/a, not invented values.
+for k in scheduler nr_requests queue_depth zoned ata_zoned; do
+	[ "$(hdr "$T/f.tsv" $k)" = n/a ] || fail "file: header $k '$(hdr "$T/f.tsv" $k)', want n/a"
+done
+run 0 "$HDDSCOPE" info "$img"
+grep -qx 'zoned: *n/a' "$T/out" && grep -qx 'ATA zoned: *n/a' "$T/out" && grep -qx 'queue_depth: *n/a' "$T/out" ||
+	{ cat "$T/out"; fail "file: info queue and zoned"; }
 pass "regular file"
 
 # A simulated drive: the model's identity, marked simulated.
@@ -39,6 +46,11 @@ run 0 "$HDDSCOPE" info sim:cheetah9lp --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); i=d["identity"]; assert i["simulated"] is True and i["rpm_nominal"]==10045, i' "$T/out" || fail "sim: json"
 run 0 "$HDDSCOPE" seek -q --samples 20 -o "$T/s.tsv" sim:atlas3
 check_header "$T/s.tsv" "QUANTUM_QM39100TD-SW" 7200 on
+# A model is a conventional drive with no host queue: its IDENTIFY would report no zoning.
+for k in scheduler nr_requests queue_depth zoned; do
+	[ "$(hdr "$T/s.tsv" $k)" = n/a ] || fail "sim: header $k '$(hdr "$T/s.tsv" $k)', want n/a"
+done
+[ "$(hdr "$T/s.tsv" ata_zoned)" = "not reported" ] || fail "sim: header ata_zoned '$(hdr "$T/s.tsv" ata_zoned)'"
 # The write cache switched for a run: the header records what was in effect.
 run 0 "$HDDSCOPE" seek -q --samples 20 --write-cache off -o "$T/s0.tsv" sim:atlas3
 check_header "$T/s0.tsv" "QUANTUM_QM39100TD-SW" 7200 off
@@ -67,6 +79,8 @@ if [ -d "$blobs" ]; then
 	run 0 "$HDDSCOPE" seek -q --samples 20 --smart-blob "$b" -o "$T/b.tsv" "$img"
 	[ "$(hdr "$T/b.tsv" smart_overall)" = BAD_SECTOR ] || fail "blob: header"
 	[ "$(hdr "$T/b.tsv" smart_bad_sectors)" = 592 ] || fail "blob: header bad sectors"
+	# IDENTIFY word 69 of this drive is 0: it reports no zoned capabilities.
+	[ "$(hdr "$T/b.tsv" ata_zoned)" = "not reported" ] || fail "blob: header ata_zoned '$(hdr "$T/b.tsv" ata_zoned)'"
 	run 2 "$HDDSCOPE" info --smart-blob "$img" "$img"
 	expect_err "^hddscope: $img: too large for saved SMART data"
 	head -c 3000 "$img" >"$T/junk.blob"
@@ -102,6 +116,26 @@ export HDDSCOPE_SYSFS=$sys
 run 0 "$HDDSCOPE" info "$dev"
 grep -qx 'cache_type: *write back' "$T/out" || fail "fake sysfs: cache_type"
 grep -qx 'write cache: *on' "$T/out" || fail "fake sysfs: write cache from cache_type"
+# What the kernel does not show is unknown, never none: no queue/zoned, no scheduler here.
+grep -qx 'zoned: *unknown' "$T/out" || fail "fake sysfs: zoned without queue/zoned"
+grep -qx 'scheduler: *unknown' "$T/out" || fail "fake sysfs: scheduler without queue/scheduler"
+grep -qx 'ATA zoned: *unknown' "$T/out" || fail "fake sysfs: ATA zoned without IDENTIFY"
+# A zoned disk whose host keeps one command at the drive: info and every header say so.
+echo host-aware >"$sys/dev/block/$majmin/queue/zoned"
+echo 1 >"$sys/dev/block/$majmin/device/queue_depth"
+echo 2 >"$sys/dev/block/$majmin/queue/nr_requests"
+run 0 "$HDDSCOPE" info "$dev"
+grep -qx 'zoned: *host-aware' "$T/out" || fail "fake sysfs: zoned"
+grep -qx 'queue_depth: *1' "$T/out" || fail "fake sysfs: queue_depth"
+grep -qx 'nr_requests: *2' "$T/out" || fail "fake sysfs: nr_requests"
+run 0 "$HDDSCOPE" info --json "$dev"
+python3 -c 'import json,sys; q=json.load(open(sys.argv[1]))["queue"]; assert q["zoned"]=="host-aware" and q["queue_depth"]==1 and q["nr_requests"]==2 and q["scheduler"] is None and q["kernel_queue"] is True, q' "$T/out" || fail "fake sysfs: info --json queue"
+run 0 "$HDDSCOPE" seek -q --samples 20 -o "$T/z.tsv" "$dev"
+[ "$(hdr "$T/z.tsv" zoned)" = host-aware ] && [ "$(hdr "$T/z.tsv" queue_depth)" = 1 ] &&
+	[ "$(hdr "$T/z.tsv" nr_requests)" = 2 ] && [ "$(hdr "$T/z.tsv" scheduler)" = unknown ] &&
+	[ "$(hdr "$T/z.tsv" ata_zoned)" = unknown ] || fail "fake sysfs: queue and zoned header"
+rm "$sys/dev/block/$majmin/queue/zoned" "$sys/dev/block/$majmin/device/queue_depth" "$sys/dev/block/$majmin/queue/nr_requests"
+pass "fake sysfs: queue and zoned facts"
 # keep: nothing is written.
 touch -d '2001-01-01' "$ct"
 run 0 "$HDDSCOPE" seek -q --samples 20 -o "$T/k.tsv" "$dev"

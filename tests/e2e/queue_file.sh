@@ -111,3 +111,22 @@ expect_err "--block 1000: not a multiple"
 run 1 "$HDDSCOPE" queue --span 1g "$img"
 expect_err "--span [0-9]+: larger than"
 pass "usage errors"
+
+# A file has no I/O scheduler of its own: by default it runs as it is and its header says
+# n/a; a scheduler asked for by name is refused (its disk's is not the target's to change).
+# A simulated drive takes none (its clients reach the drive's queue directly) and no other.
+[ "$(hdr "$f" scheduler)" = n/a ] && [ "$(hdr "$f" queue_depth)" = n/a ] && [ "$(hdr "$f" nr_requests)" = n/a ] ||
+	fail "file: queue header not n/a"
+[ "$(hdr "$f" scheduler_setting)" = "n/a (the target has no I/O scheduler of its own)" ] ||
+	fail "file: scheduler_setting '$(hdr "$f" scheduler_setting)'"
+run 2 "$HDDSCOPE" queue -q --procs 1 --requests 5 --scheduler none -o "$T/x.tsv" "$img"
+expect_err "^hddscope: $img: a regular file has no I/O scheduler of its own .*; nothing measured$"
+[ ! -e "$T/x.tsv" ] || fail "refused run left a data file"
+run 0 "$HDDSCOPE" queue -q --procs 1 --requests 5 --scheduler keep -o "$T/x.tsv" "$img"
+[ "$(hdr "$T/x.tsv" scheduler_setting)" = "kept as found (--scheduler keep)" ] || fail "file: keep"
+run 0 "$HDDSCOPE" queue -q --procs 1,4 --requests 20 --scheduler none -o "$T/sim.tsv" sim:atlas3
+[ "$(hdr "$T/sim.tsv" scheduler)" = n/a ] || fail "sim: scheduler header"
+grep -q '^# scheduler_setting: none (no host scheduler' "$T/sim.tsv" || fail "sim: scheduler_setting"
+run 2 "$HDDSCOPE" queue -q --procs 1 --requests 5 --scheduler mq-deadline -o "$T/x2.tsv" sim:atlas3
+expect_err "^hddscope: sim:atlas3: a simulated drive has no I/O scheduler"
+pass "scheduler on a file and a simulated drive"

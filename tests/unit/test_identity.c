@@ -151,6 +151,48 @@ START_TEST(test_identify_sectors_and_ncq)
 }
 END_TEST
 
+/* Word 69 bits 1:0, the zoned capabilities, as a table: the word, what it says, its word. */
+START_TEST(test_identify_zoned)
+{
+	static const struct {
+		uint16_t w69;
+		int want;
+		const char *name;
+	} cases[] = {
+		{ 0x0000, HD_ATA_ZONED_NOT_REPORTED, "not reported" },
+		{ 0x4020, HD_ATA_ZONED_NOT_REPORTED, "not reported" },	/* other bits of the word (an SSD's) */
+		{ 0x0001, HD_ATA_ZONED_HOST_AWARE, "host-aware" },
+		{ 0x0002, HD_ATA_ZONED_DEVICE_MANAGED, "device-managed" },
+		{ 0x4022, HD_ATA_ZONED_DEVICE_MANAGED, "device-managed" },
+		{ 0x0003, 3, "reserved" },
+		{ 0xffff, -1, "unknown" },
+	};
+	uint8_t b[512];
+	struct hd_identity id;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		base_block(b);
+		put_word(b, 69, cases[i].w69);
+		hd_identity_init(&id);
+		ck_assert_int_eq(hd_identify_parse(b, &id), 0);
+		ck_assert_msg(id.ata_zoned == cases[i].want, "word 69 %#x: %d, want %d", cases[i].w69, id.ata_zoned,
+			      cases[i].want);
+		ck_assert_str_eq(hd_ata_zoned_name(id.ata_zoned), cases[i].name);
+	}
+	/* Without IDENTIFY: unknown on a block device, n/a on a file; the queue's facts likewise. */
+	hd_identity_init(&id);
+	ck_assert_str_eq(hd_ata_zoned_word(&id), "n/a");
+	ck_assert_str_eq(hd_queue_zoned_word(&id), "n/a");
+	ck_assert_str_eq(hd_queue_scheduler_word(&id), "n/a");
+	id.kernel_queue = 1;
+	ck_assert_str_eq(hd_ata_zoned_word(&id), "unknown");
+	ck_assert_str_eq(hd_queue_zoned_word(&id), "unknown");
+	ck_assert_str_eq(hd_queue_scheduler_word(&id), "unknown");
+	snprintf(id.zoned, sizeof(id.zoned), "host-managed");
+	ck_assert_str_eq(hd_queue_zoned_word(&id), "host-managed");
+}
+END_TEST
+
 START_TEST(test_bad_blobs)
 {
 	struct hd_identity id;
@@ -173,5 +215,6 @@ int main(void)
 {
 	return tu_main("identity", "identify", NULL, NULL,
 		       TU_TESTS(TU_TEST(test_identify_fields), TU_TEST(test_identify_rotation),
-				TU_TEST(test_identify_sectors_and_ncq), TU_TEST(test_bad_blobs)));
+				TU_TEST(test_identify_sectors_and_ncq), TU_TEST(test_identify_zoned),
+				TU_TEST(test_bad_blobs)));
 }
