@@ -85,6 +85,8 @@ struct hd_interval_opts {
 struct hd_bench_opts {
 	struct hd_common c;
 	int64_t time_ns;
+	int64_t max_time_ns;	/* --max-time: random writes run on until steady, at most this long */
+	int have_max_time;
 	uint64_t span, rblock;
 };
 

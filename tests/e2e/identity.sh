@@ -134,6 +134,10 @@ run 0 "$HDDSCOPE" seek -q --samples 20 -o "$T/z.tsv" "$dev"
 [ "$(hdr "$T/z.tsv" zoned)" = host-aware ] && [ "$(hdr "$T/z.tsv" queue_depth)" = 1 ] &&
 	[ "$(hdr "$T/z.tsv" nr_requests)" = 2 ] && [ "$(hdr "$T/z.tsv" scheduler)" = unknown ] &&
 	[ "$(hdr "$T/z.tsv" ata_zoned)" = unknown ] || fail "fake sysfs: queue and zoned header"
+# bench's random writes on a zoned drive: the header says they may be a persistent cache's.
+run 0 "$HDDSCOPE" bench -q --write --time 100ms --span 8m -o "$T/zb.tsv" "$dev"
+hdr "$T/zb.tsv" rand_write_zoned | grep -q '^the drive is zoned (ATA unknown, queue/zoned host-aware): ' ||
+	fail "fake sysfs: bench on a zoned drive: '$(hdr "$T/zb.tsv" rand_write_zoned)'"
 rm "$sys/dev/block/$majmin/queue/zoned" "$sys/dev/block/$majmin/device/queue_depth" "$sys/dev/block/$majmin/queue/nr_requests"
 pass "fake sysfs: queue and zoned facts"
 # keep: nothing is written.
