@@ -1,7 +1,7 @@
 # queue on a loop device: forked clients each open the block device again (O_DIRECT,
 # read-only), every client runs, counts add up; the device is not changed.  The I/O
 # scheduler is none during the probe, recorded in the header, and put back afterwards
-# (with nr_requests), also after Ctrl-C.
+# (with nr_requests), also after Ctrl-C and I/O errors.
 . "$(dirname "$0")/common.bash"
 
 loop_image $((128 << 20))
@@ -69,3 +69,17 @@ ended "$pid" 130 "queue interrupted"
 [ "$(hdr "$T/c.tsv" complete)" = no ] && [ "$(hdr "$T/c.tsv" scheduler)" = none ] || fail "interrupted run's header"
 pass "scheduler restored after Ctrl-C"
 [ "$(sha256sum <"$dev")" = "$sum0" ] || fail "the scheduler tests changed the loop device"
+
+# I/O errors: the device shrinks to nothing under the run, which stops (exit 3) and puts the
+# scheduler back all the same.
+background "$HDDSCOPE" queue -q --procs 2 --time 120s -o "$T/e.tsv" "$dev" >"$T/out" 2>"$T/err"
+wait_for_children "$pid" 2
+wait_io "$(pgrep -P "$pid" | head -n 1)" 300
+[ "$(active)" = none ] || fail "scheduler during the failing run: $(cat "$q/scheduler")"
+truncate -s 0 "$img"
+losetup -c "$dev"
+ended "$pid" 3 "queue on a vanishing device"
+expect_err "stopped after 10 consecutive failed accesses"
+[ "$(active)" = "$other" ] || fail "scheduler not restored after I/O errors: $(cat "$q/scheduler")"
+[ "$(cat "$q/nr_requests")" = 37 ] || fail "nr_requests not restored after I/O errors: $(cat "$q/nr_requests")"
+pass "scheduler restored after I/O errors"
