@@ -919,9 +919,12 @@ static void dirty_add(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int6
 	if (s->wc == HD_SIM_WC_ON && tail && tail->end == a) {
 		tail->end = b;
 	} else {
-		/* DiskSim: each write an access of its own; one that joins a segment being written is covered. */
-		int join = s->wc != HD_SIM_WC_ON && s->infl_end > t0 &&
-			   (tail ? tail->end == a : a == s->infl_next);
+		/*
+		 * Each write an access of its own; as DiskSim does it, the access
+		 * under way also writes one that joins its segment.
+		 */
+		int join = s->wc != HD_SIM_WC_ON && s->m->write_combine == HD_SIM_WCOMB_DISKSIM &&
+			   s->infl_end > t0 && (tail ? tail->end == a : a == s->infl_next);
 
 		tail = ext(s, s->dn++);
 		*tail = (struct extent){ .start = a, .end = b, .t0 = t0, .cover = join };
@@ -947,6 +950,13 @@ static int wc_full(const struct hd_sim *s, uint64_t a, uint64_t n, int64_t t)
 
 	if (s->wc == HD_SIM_WC_ON)
 		return bytes + n * s->sb > s->wc_bytes || (!appends && exts >= s->wsegs);
+	/*
+	 * write_combine = stream: a write that continues the data of the
+	 * segment being written joins it once there is room, and the media
+	 * write goes on through it.
+	 */
+	if (s->m->write_combine == HD_SIM_WCOMB_STREAM && (appends || (!s->dn && busy && a == s->infl_next)))
+		return bytes / s->sb + n > s->wseg_sectors;
 	/*
 	 * DiskSim's segments (Combine seq writes): while a segment's media
 	 * writes go on, a write that continues the last one joins it, unless
@@ -1141,12 +1151,13 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 /*
  * A write larger than a quarter of the modern write-back cache streams
  * through it: its data enters a quarter of the cache at a time, as
- * destaging makes room.
+ * destaging makes room; so does one larger than a segment at fast write
+ * level 2 with write_combine = stream, a quarter of a segment at a time.
  * Returns when the last piece is in.
  */
 static int64_t wc_stream(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
 {
-	uint64_t piece = s->wc_bytes / 4 / s->sb;
+	uint64_t piece = s->wc == HD_SIM_WC_ON ? s->wc_bytes / 4 / s->sb : s->wseg_sectors / 4;
 
 	if (!piece)
 		piece = 1;
@@ -1171,7 +1182,9 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 	int lw = s->last_write;
 	int64_t t, d0;
 
-	if (s->wc == HD_SIM_WC_ON && !s->fua && (b - a) * s->sb > s->wc_bytes / 4) {
+	if (!s->fua && ((s->wc == HD_SIM_WC_ON && (b - a) * s->sb > s->wc_bytes / 4) ||
+			(s->wc == HD_SIM_WC_FLUSH && s->m->write_combine == HD_SIM_WCOMB_STREAM &&
+			 b - a > s->wseg_sectors))) {
 		*hit = 1;
 		return wc_stream(s, a, b, ts + s->whit_ns[lw] + s->prep_ns) + s->compl_ns[1];
 	}
