@@ -831,8 +831,9 @@ static size_t destage_pick(struct hd_sim *s, int64_t t)
  * DiskSim's segments (fast write levels 1 and 2, "Combine seq writes"): a
  * media access writes on, sector by sector, through whatever data follows
  * in its segment, also that of a write which joined the segment while the
- * access went on; the joined write still gets an access of its own later,
- * which finds its sectors just written and waits for them to come round.
+ * access went on, until it reaches a sector whose data has not arrived
+ * yet; the joined write still gets an access of its own later, which
+ * finds its first sectors just written and waits for them to come round.
  * When the destaging that ends last stopped where the oldest extent, one
  * to be covered, begins, the access goes on through it (the head is
  * there: nothing used the mechanism since).  Returns when the mechanism is
@@ -841,6 +842,9 @@ static size_t destage_pick(struct hd_sim *s, int64_t t)
 static int64_t wc_cover(struct hd_sim *s)
 {
 	struct extent *e = s->dn ? ext(s, 0) : NULL;
+	struct hd_sim_loc l;
+	uint64_t n, k = 0;
+	double st, end;
 	int64_t d0, t;
 
 	if (!e || !e->cover || e->start != s->infl_next || s->media_next != s->infl_next ||
@@ -848,8 +852,20 @@ static int64_t wc_cover(struct hd_sim *s)
 		return s->free_at;
 	e->cover = 0;
 	d0 = e->pt0 + rnd(((double)e->start - (double)e->p) * e->psec);
-	t = media(s, e->start, e->end - e->start, 1, s->infl_end, d0, e->psec, NULL);
-	s->infl_next = e->end;
+	locate(s, e->start, &l);
+	st = s->rev_ns / l.z->spt;
+	n = e->end - e->start;
+	/* Sector i comes under the head at infl_end + i st; its data is in at d0 + (i + 1) psec. */
+	end = (double)s->infl_end - 1;
+	if ((double)d0 + e->psec <= end) {
+		k = n;
+		if (e->psec > st && ((double)d0 + e->psec - end) / (st - e->psec) + 1 < (double)n)
+			k = (uint64_t)(((double)d0 + e->psec - end) / (st - e->psec)) + 1;
+	}
+	if (!k)
+		return s->free_at;
+	t = media(s, e->start, k, 1, s->infl_end, d0, e->psec, NULL);
+	s->infl_next = e->start + k;
 	s->infl_end = s->free_at = t;
 	return t;
 }

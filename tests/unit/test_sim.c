@@ -697,6 +697,59 @@ START_TEST(test_write_combine_disksim)
 END_TEST
 
 /*
+ * DiskSim's access writes a joined write's data only as far as it has
+ * arrived when the head gets there (at 5.12 MB/s a sector takes 100 us to
+ * cross the interface and 50 us to pass under the head), and the joined
+ * write's own access begins right after: a write arriving then joins that
+ * one, instead of waiting for the segment to be written.
+ */
+START_TEST(test_write_combine_partial)
+{
+	struct rig r = rig_text(GEOM, "read_overhead_ms = 0.2\nwrite_overhead_ms = 0.3\ninterface_mb_s = 5.12\n"
+				SEGS "write_cache = flush\n", 1);
+	struct hd_sim_chs c = { 300, 1, 0 };
+	double st = REV_NS / 200, first, end1, e2, e3, rel;
+	uint64_t x;
+	int64_t t0, t;
+	long k;
+	int hit;
+
+	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 100), 512, NULL, NULL);
+	t0 = hd_sim_now(r.s);
+	/* x: the sector that starts 1.25 ms from now, so that the join below is partial. */
+	rel = fmod(((double)t0 + 1250000) / REV_NS - hd_sim_sector_angle(r.m, &c) + 2, 1.0) * 200;
+	c.sector = (uint32_t)ceil(rel) % 200;
+	ck_assert_uint_le(c.sector, 200 - 32);
+	x = lba_of(r.m, 300, 1, c.sector);
+	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x, K4, &hit, NULL), 300000 + 800000);
+	/* In one pass once its last sector is in: from 300 + 100 + 7 * 50 us on. */
+	first = media_from(r.m, x, (double)t0 + 300000 + 450000);
+	end1 = first + 8 * st;
+	/*
+	 * The second write's data comes in from t0 + 1.4 ms, sector i at
+	 * + (i + 1) 100 us, under the head at end1 + i st: k sectors get
+	 * written; its own access goes from there, all 8 sectors once they are
+	 * in (t0 + 1.85 ms on), on x + 8's next turn.
+	 */
+	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x + 8, K4, &hit, NULL), 300000 + 800000);
+	k = (long)floor((end1 - 1 - ((double)t0 + 1500000)) / (100000 - st)) + 1;
+	ck_assert_msg(k > 0 && k < 8, "k %ld", k);
+	e2 = media_from(r.m, x + 8, fmax(end1 + (double)k * st, (double)t0 + 1850000)) + 8 * st;
+	/* The third joins that access while it waits for x + 8 (not a revolution and more later). */
+	t = hd_sim_now(r.s);
+	ck_assert(t + 300000 > end1 + (double)k * st && t + 300000 < e2 - 8 * st);
+	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x + 16, K4, &hit, NULL), 300000 + 800000);
+	ck_assert_int_eq(hit, 1);
+	/* That access writes on through x + 16 .. x + 24; its own comes round for it; the fourth waits. */
+	e3 = media_from(r.m, x + 16, e2 + 8 * st) + 8 * st;
+	t = hd_sim_now(r.s);
+	t += timed(r.s, HD_OP_WRITE, x + 24, K4, &hit, NULL);
+	ck_near(t, llround(e3 + 800000), 3);
+	rig_free(&r);
+}
+END_TEST
+
+/*
  * write_combine = stream: writes that continue the segment join it while
  * there is room, and the head writes on through them, at the media rate;
  * a write larger than the segment streams through it.  A read elsewhere
@@ -1107,5 +1160,5 @@ int main(void)
 				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip),
 				TU_TEST(test_readahead_stop_in_sector), TU_TEST(test_fast_write_levels),
 				TU_TEST(test_water_marks), TU_TEST(test_reselect), TU_TEST(test_write_combine_disksim),
-				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes)));
+				TU_TEST(test_write_combine_partial), TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes)));
 }
