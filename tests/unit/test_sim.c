@@ -784,7 +784,7 @@ START_TEST(test_write_combine_stream)
 	lat = timed(r.s, HD_OP_WRITE, x, 256 * 512, &hit, NULL);
 	ck_assert_int_eq(hit, 1);
 	first = media_from(r.m, x, (double)t0 + 300000 + 10000);
-	/* A head switch to (300, 2) within its 10-sector skew; the write completes before the last 48 are written. */
+	/* A head switch to (300, 2) within its 10-sector skew; the write completes before the last 48 sectors go. */
 	ck_assert(t0 + lat < first + (256 + 10 - 48) * st);
 	t = hd_sim_now(r.s);
 	lat = timed(r.s, HD_OP_READ, y, K4, NULL, NULL);
@@ -835,7 +835,7 @@ START_TEST(test_preset_seq_writes)
 		for (size_t i = 0; i < 2; i++) {
 			double rd = seq_rate(m, HD_OP_READ, lens[i]), wr = seq_rate(m, HD_OP_WRITE, lens[i]);
 
-			ck_assert_msg(wr >= 0.9 * rd, "%s: sequential writes of %zu KiB at %.2f MB/s, reads at %.2f",
+			ck_assert_msg(wr >= 0.9 * rd, "%s: sequential writes of %zu KiB at %.2f MB/s, reads %.2f",
 				      name, lens[i] >> 10, wr / 1e6, rd / 1e6);
 		}
 		hd_sim_model_free(m);
@@ -1159,6 +1159,7 @@ int main(void)
 				TU_TEST(test_dev_backend), TU_TEST(test_overheads), TU_TEST(test_write_rate),
 				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip),
 				TU_TEST(test_readahead_stop_in_sector), TU_TEST(test_fast_write_levels),
-				TU_TEST(test_water_marks), TU_TEST(test_reselect), TU_TEST(test_write_combine_disksim),
-				TU_TEST(test_write_combine_partial), TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes)));
+				TU_TEST(test_water_marks), TU_TEST(test_reselect),
+				TU_TEST(test_write_combine_disksim), TU_TEST(test_write_combine_partial),
+				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes)));
 }
