@@ -71,6 +71,8 @@ struct hd_sim_badrange {
 
 /* write_cache: off, on (a modern drive's write-back cache), DiskSim's fast write levels 1 and 2. */
 enum hd_sim_wc { HD_SIM_WC_OFF, HD_SIM_WC_ON, HD_SIM_WC_APPEND, HD_SIM_WC_FLUSH };
+/* write_combine: how append and flush take a write that continues the segment being written. */
+enum hd_sim_wcomb { HD_SIM_WCOMB_DISKSIM, HD_SIM_WCOMB_STREAM };
 /* readahead: DiskSim's "Buffer continuous read" 0..4. */
 enum hd_sim_readahead { HD_SIM_RA_OFF, HD_SIM_RA_TRACK, HD_SIM_RA_CYLINDER, HD_SIM_RA_SEGMENT,
 			HD_SIM_RA_STREAM };
@@ -123,6 +125,7 @@ struct hd_sim_model {
 	uint64_t readahead_min_blocks, readahead_max_blocks;
 	int readahead_over_requested, readahead_on_hit, read_any_free_blocks;
 	int readahead_stop_in_sector;	/* a read of the sector being read ahead stops it there */
+	int write_combine;		/* enum hd_sim_wcomb */
 	double destage_low, destage_high;	/* fractions of the write cache */
 	double reselect_overhead_ms;	/* DiskSim's first SCSI reselection of a request */
 	double data_prep_overhead_ms;

@@ -45,6 +45,7 @@ struct extent {
 	uint64_t start, end, p;
 	int64_t t0, pt0;
 	double psec;
+	int cover;		/* the media access before it writes it too, as it goes on */
 };
 
 /* A queued request: the caller's request plus what the engine needs. */
@@ -123,8 +124,6 @@ struct hd_sim {
 	int infl_ext;		/* and the extent it emptied; */
 	int64_t infl_first;	/* its first sector went under the head then; */
 	uint64_t infl_next;	/* the sector after it */
-	int64_t seg_first;	/* the media write of the dirty data began then (INT64_MAX: not yet) */
-	int seg_joins;		/* writes that joined it since its first access was set up */
 
 	/* command queue */
 	struct qent *pend, *done;
@@ -829,6 +828,49 @@ static size_t destage_pick(struct hd_sim *s, int64_t t)
 }
 
 /*
+ * DiskSim's segments (fast write levels 1 and 2, "Combine seq writes"): a
+ * media access writes on, sector by sector, through whatever data follows
+ * in its segment, also that of a write which joined the segment while the
+ * access went on, until it reaches a sector whose data has not arrived
+ * yet; the joined write still gets an access of its own later, which
+ * finds its first sectors just written and waits for them to come round.
+ * When the destaging that ends last stopped where the oldest extent, one
+ * to be covered, begins, the access goes on through it (the head is
+ * there: nothing used the mechanism since).  Returns when the mechanism is
+ * free.
+ */
+static int64_t wc_cover(struct hd_sim *s)
+{
+	struct extent *e = s->dn ? ext(s, 0) : NULL;
+	struct hd_sim_loc l;
+	uint64_t n, k = 0;
+	double st, end;
+	int64_t d0, t;
+
+	if (!e || !e->cover || e->start != s->infl_next || s->media_next != s->infl_next ||
+	    s->media_end != s->infl_end || s->free_at != s->infl_end)
+		return s->free_at;
+	e->cover = 0;
+	d0 = e->pt0 + rnd(((double)e->start - (double)e->p) * e->psec);
+	locate(s, e->start, &l);
+	st = s->rev_ns / l.z->spt;
+	n = e->end - e->start;
+	/* Sector i comes under the head at infl_end + i st; its data is in at d0 + (i + 1) psec. */
+	end = (double)s->infl_end - 1;
+	if ((double)d0 + e->psec <= end) {
+		k = n;
+		if (e->psec > st && ((double)d0 + e->psec - end) / (st - e->psec) + 1 < (double)n)
+			k = (uint64_t)(((double)d0 + e->psec - end) / (st - e->psec)) + 1;
+	}
+	if (!k)
+		return s->free_at;
+	t = media(s, e->start, k, 1, s->infl_end, d0, e->psec, NULL);
+	s->infl_next = e->start + k;
+	s->infl_end = s->free_at = t;
+	return t;
+}
+
+/*
  * Write one piece of dirty data to the media, no earlier than t: the rest
  * of a track of the extent destage_pick() chooses.  Returns when it ends
  * (the mechanism is busy until then).
@@ -849,16 +891,8 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 		t = s->free_at;
 	locate(s, e->start, &l);
 	k = l.run < n ? l.run : n;
-	/*
-	 * DiskSim writes each request's data of a segment by an access of its
-	 * own, which finds its first sector, right after the last access's,
-	 * just gone by: a revolution.
-	 */
-	if (s->wc != HD_SIM_WC_ON && e->start == e->p && e->start == s->media_next && t <= s->media_end)
-		t += rnd(s->rev_ns);
+	e->cover = 0;
 	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first));
-	if (s->seg_first == INT64_MAX)
-		s->seg_first = s->infl_first;
 	e->start += k;
 	s->infl_next = e->start;
 	s->dirty_bytes -= k * s->sb;
@@ -872,7 +906,7 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 		s->st.destages++;
 	}
 	s->free_at = t;
-	return t;
+	return wc_cover(s);
 }
 
 /* Write out all dirty data, starting no earlier than t; returns when done (or t). */
@@ -901,21 +935,22 @@ static void dirty_add(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int6
 	if (s->wc == HD_SIM_WC_ON && tail && tail->end == a) {
 		tail->end = b;
 	} else {
-		/* DiskSim: a segment of its own, unless it follows one whose media write goes on. */
-		if ((tail && tail->end == a) || (!s->dn && s->infl_end > t0 && a == s->infl_next)) {
-			if (s->seg_first != INT64_MAX)
-				s->seg_joins++;
-		} else {
-			s->seg_first = INT64_MAX;
-			s->seg_joins = 0;
-		}
+		/*
+		 * Each write an access of its own; as DiskSim does it, the access
+		 * under way also writes one that joins its segment.
+		 */
+		int join = s->wc != HD_SIM_WC_ON && s->m->write_combine == HD_SIM_WCOMB_DISKSIM &&
+			   s->infl_end > t0 && (tail ? tail->end == a : a == s->infl_next);
+
 		tail = ext(s, s->dn++);
-		*tail = (struct extent){ .start = a, .end = b, .t0 = t0 };
+		*tail = (struct extent){ .start = a, .end = b, .t0 = t0, .cover = join };
 	}
 	tail->p = a;
 	tail->pt0 = t0;
 	tail->psec = (double)(t1 - t0) / (double)(b - a);
 	s->dirty_bytes += (b - a) * s->sb;
+	if (s->dn == 1)
+		wc_cover(s);
 }
 
 /*
@@ -932,13 +967,21 @@ static int wc_full(const struct hd_sim *s, uint64_t a, uint64_t n, int64_t t)
 	if (s->wc == HD_SIM_WC_ON)
 		return bytes + n * s->sb > s->wc_bytes || (!appends && exts >= s->wsegs);
 	/*
-	 * DiskSim's segments: one whose media write has not begun yet takes
-	 * data that follows it (one write only, once its first access is set
-	 * up); a write that does not append, or comes later, takes another
-	 * segment, or waits for one.
+	 * write_combine = stream: a write that continues the data of the
+	 * segment being written joins it once there is room, and the media
+	 * write goes on through it.
 	 */
-	if (t < s->seg_first && (s->seg_first == INT64_MAX || !s->seg_joins) &&
-	    bytes / s->sb + n <= s->wseg_sectors && (appends || (!s->dn && busy && a == s->infl_next)))
+	if (s->m->write_combine == HD_SIM_WCOMB_STREAM && (appends || (!s->dn && busy && a == s->infl_next)))
+		return bytes / s->sb + n > s->wseg_sectors;
+	/*
+	 * DiskSim's segments (Combine seq writes): while a segment's media
+	 * writes go on, a write that continues the last one joins it, unless
+	 * a request is waiting for a media access of its own (the one that
+	 * joined before it); a write that does not append, or finds one
+	 * waiting, takes another segment, or waits for one.
+	 */
+	if (busy && s->dn <= (s->infl_ext ? 0u : 1u) && a == (s->dn ? tail->end : s->infl_next) &&
+	    bytes / s->sb + n <= s->wseg_sectors)
 		return 0;
 	/* At fast write level 2 any other write waits until all dirty data is on the media. */
 	return s->wc == HD_SIM_WC_FLUSH ? exts > 0 : exts >= s->wsegs;
@@ -1124,12 +1167,13 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 /*
  * A write larger than a quarter of the modern write-back cache streams
  * through it: its data enters a quarter of the cache at a time, as
- * destaging makes room.
+ * destaging makes room; so does one larger than a segment at fast write
+ * level 2 with write_combine = stream, a quarter of a segment at a time.
  * Returns when the last piece is in.
  */
 static int64_t wc_stream(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
 {
-	uint64_t piece = s->wc_bytes / 4 / s->sb;
+	uint64_t piece = s->wc == HD_SIM_WC_ON ? s->wc_bytes / 4 / s->sb : s->wseg_sectors / 4;
 
 	if (!piece)
 		piece = 1;
@@ -1154,7 +1198,9 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 	int lw = s->last_write;
 	int64_t t, d0;
 
-	if (s->wc == HD_SIM_WC_ON && !s->fua && (b - a) * s->sb > s->wc_bytes / 4) {
+	if (!s->fua && ((s->wc == HD_SIM_WC_ON && (b - a) * s->sb > s->wc_bytes / 4) ||
+			(s->wc == HD_SIM_WC_FLUSH && s->m->write_combine == HD_SIM_WCOMB_STREAM &&
+			 b - a > s->wseg_sectors))) {
 		*hit = 1;
 		return wc_stream(s, a, b, ts + s->whit_ns[lw] + s->prep_ns) + s->compl_ns[1];
 	}
@@ -1516,7 +1562,6 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	s->ra_min_sectors = m->readahead_min_blocks * BLK / m->sector_bytes;
 	s->wc = m->write_cache;
 	wc_size(s, m->write_cache_kb * 1024);
-	s->seg_first = INT64_MAX;
 	/* No segment that holds a sector: no read cache at all; a separate write segment is one of them. */
 	s->nsegs = s->seg_sectors ? m->cache_segments : 0;
 	if (s->nsegs > 1 && m->separate_write_segment)

@@ -439,7 +439,7 @@ static int parse_bad(struct parser *p, char **tok, int ntok)
 enum ekey {
 	E_RMISS, E_RHIT, E_WMISS, E_WHIT, E_REQ_OVH, E_COMPL_OVH, E_SEG_BLOCKS, E_WRITE_SEGS,
 	E_SEP_WSEG, E_RA, E_RA_MIN, E_RA_MAX, E_RA_OVER, E_RA_HIT, E_RA_FREE, E_WATER,
-	E_SETTLE_HS, E_RESELECT, E_PREP, E_RA_STOP, E_N
+	E_SETTLE_HS, E_RESELECT, E_PREP, E_RA_STOP, E_WCOMB, E_N
 };
 
 static const char *const ekey_names[E_N] = {
@@ -453,6 +453,7 @@ static const char *const ekey_names[E_N] = {
 	[E_RA_FREE] = "read_any_free_blocks", [E_WATER] = "destage_water_marks",
 	[E_SETTLE_HS] = "write_settle_on_head_switch", [E_RESELECT] = "reselect_overhead_ms",
 	[E_PREP] = "data_prep_overhead_ms", [E_RA_STOP] = "readahead_stop_in_sector",
+	[E_WCOMB] = "write_combine",
 };
 
 /* struct parser's eseen has room for every engine key. */
@@ -529,6 +530,14 @@ static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
 	case E_RA_FREE: return get_onoff(p, name, tok, ntok, &m->read_any_free_blocks);
 	case E_RA_STOP: return get_onoff(p, name, tok, ntok, &m->readahead_stop_in_sector);
 	case E_SETTLE_HS: return get_onoff(p, name, tok, ntok, &m->write_settle_on_head_switch);
+	case E_WCOMB: {
+		static const char *const wcomb[] = { [HD_SIM_WCOMB_DISKSIM] = "disksim",
+						     [HD_SIM_WCOMB_STREAM] = "stream" };
+
+		if (ntok != 1)
+			return perr(p, "%s: expected disksim or stream", name);
+		return get_word(p, name, tok[0], wcomb, 2, &m->write_combine);
+	}
 	case E_WATER:
 		if (ntok != 2)
 			return perr(p, "%s: expected LOW HIGH", name);

@@ -101,6 +101,7 @@ START_TEST(test_parse_engine_keys)
 	ck_assert_uint_eq(m->write_segments, 1);
 	ck_assert_int_eq(m->separate_write_segment, 0);
 	ck_assert_int_eq(m->write_settle_on_head_switch, 0);
+	ck_assert_int_eq(m->write_combine, HD_SIM_WCOMB_DISKSIM);
 	ck_assert(m->destage_low == 0.25 && m->destage_high == 0.75);
 	hd_sim_model_free(m);
 
@@ -112,7 +113,7 @@ START_TEST(test_parse_engine_keys)
 		 "readahead = stream\nreadahead_min_blocks = 8\nreadahead_max_blocks = 64\n"
 		 "readahead_over_requested = off\nreadahead_on_hit = on\nread_any_free_blocks = on\n"
 		 "readahead_stop_in_sector = on\nwrite_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n"
-		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\n");
+		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\nwrite_combine = stream\n");
 	m = parse_ok(text);
 	ck_assert(m->read_miss_ovh_ms[0] == 0.1 && m->read_miss_ovh_ms[1] == 0.2);
 	ck_assert(m->read_hit_ovh_ms[0] == 0.374 && m->read_hit_ovh_ms[1] == 0.335);
@@ -137,6 +138,7 @@ START_TEST(test_parse_engine_keys)
 	ck_assert_uint_eq(m->write_cache_kb, 64);
 	ck_assert(m->write_settle_ms == -0.483 && m->write_settle_on_head_switch);
 	ck_assert(m->reselect_overhead_ms == 0.16249 && m->data_prep_overhead_ms == 0.02519);
+	ck_assert_int_eq(m->write_combine, HD_SIM_WCOMB_STREAM);
 	hd_sim_model_free(m);
 
 	/* The shorthands, and the defaults that follow from write_cache. */
@@ -349,6 +351,8 @@ static const struct {
 	  "readahead: 'always': expected off, track, cylinder, segment or stream" },
 	{ "format = 1\nreadahead_on_hit = yes\n", 2, "readahead_on_hit: 'yes': expected off or on" },
 	{ "format = 1\nreadahead_stop_in_sector = 1\n", 2, "readahead_stop_in_sector: '1': expected off or on" },
+	{ "format = 1\nwrite_combine = on\n", 2, "write_combine: 'on': expected disksim or stream" },
+	{ "format = 1\nwrite_combine = stream disksim\n", 2, "write_combine: expected disksim or stream" },
 	{ "format = 1\nseparate_write_segment = on off\n", 2, "separate_write_segment: expected on or off" },
 	{ "format = 1\nwrite_segments = 0\n", 2, "write_segments: 0 out of range (1..4096)" },
 	{ "format = 1\ndestage_water_marks = 0.5\n", 2, "destage_water_marks: expected LOW HIGH" },
