@@ -144,6 +144,12 @@ static int blk_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
 	return rc;
 }
 
+/* Whether d is a block device (its stat in *st): the settings of a disk live in its sysfs. */
+static int blk_is_disk(const struct hd_dev *d, struct stat *st)
+{
+	return d->kind == HD_DEV_BLOCK && stat(d->path, st) == 0 && S_ISBLK(st->st_mode);
+}
+
 /* The cache_type attribute of a SCSI or SATA disk, or why there is none; 0 or -errno with a message. */
 static int blk_cache_type(struct hd_dev *d, char *cur, size_t len, char *err, size_t errlen)
 {
@@ -151,7 +157,7 @@ static int blk_cache_type(struct hd_dev *d, char *cur, size_t len, char *err, si
 	struct stat st;
 	int rc;
 
-	if (d->kind != HD_DEV_BLOCK || stat(d->path, &st) < 0 || !S_ISBLK(st.st_mode)) {
+	if (!blk_is_disk(d, &st)) {
 		snprintf(err, errlen, "%s: a regular file has no write cache of its own; --write-cache needs a disk "
 			 "or a simulated drive", d->path);
 		return -ENOTSUP;
@@ -278,7 +284,7 @@ static int blk_set_scheduler(struct hd_dev *d, const char *name, char *was, size
 	struct stat st;
 	int rc;
 
-	if (d->kind != HD_DEV_BLOCK || stat(d->path, &st) < 0 || !S_ISBLK(st.st_mode)) {
+	if (!blk_is_disk(d, &st)) {
 		snprintf(err, errlen, "%s: a regular file has no I/O scheduler of its own (its disk's is not the "
 			 "target's to change); --scheduler applies to a block device", d->path);
 		return -ENOTSUP;

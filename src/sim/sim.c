@@ -1165,18 +1165,30 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 }
 
 /*
- * A write larger than a quarter of the modern write-back cache streams
- * through it: its data enters a quarter of the cache at a time, as
- * destaging makes room; so does one larger than a segment at fast write
- * level 2 with write_combine = stream, a quarter of a segment at a time.
- * Returns when the last piece is in.
+ * The piece, in sectors, in which a write of n sectors streams through the
+ * cache, or 0 where it does not: one larger than a quarter of the modern
+ * write-back cache enters a quarter of the cache at a time, as destaging
+ * makes room; one larger than a segment at fast write level 2 with
+ * write_combine = stream, a quarter of a segment at a time.
  */
-static int64_t wc_stream(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
+static uint64_t wc_stream_piece(const struct hd_sim *s, uint64_t n)
 {
-	uint64_t piece = s->wc == HD_SIM_WC_ON ? s->wc_bytes / 4 / s->sb : s->wseg_sectors / 4;
+	uint64_t piece;
 
-	if (!piece)
-		piece = 1;
+	if (s->fua)
+		return 0;
+	if (s->wc == HD_SIM_WC_ON && n * s->sb > s->wc_bytes / 4)
+		piece = s->wc_bytes / 4 / s->sb;
+	else if (s->wc == HD_SIM_WC_FLUSH && s->m->write_combine == HD_SIM_WCOMB_STREAM && n > s->wseg_sectors)
+		piece = s->wseg_sectors / 4;
+	else
+		return 0;
+	return piece ? piece : 1;
+}
+
+/* A write of [a, b) streamed through the cache in pieces (wc_stream_piece); returns when the last is in. */
+static int64_t wc_stream(struct hd_sim *s, uint64_t a, uint64_t b, uint64_t piece, int64_t t)
+{
 	while (a < b) {
 		uint64_t e = b - a > piece ? a + piece : b;
 		int64_t done;
@@ -1196,13 +1208,12 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 			   int *hit)
 {
 	int lw = s->last_write;
+	uint64_t piece = wc_stream_piece(s, b - a);
 	int64_t t, d0;
 
-	if (!s->fua && ((s->wc == HD_SIM_WC_ON && (b - a) * s->sb > s->wc_bytes / 4) ||
-			(s->wc == HD_SIM_WC_FLUSH && s->m->write_combine == HD_SIM_WCOMB_STREAM &&
-			 b - a > s->wseg_sectors))) {
+	if (piece) {
 		*hit = 1;
-		return wc_stream(s, a, b, ts + s->whit_ns[lw] + s->prep_ns) + s->compl_ns[1];
+		return wc_stream(s, a, b, piece, ts + s->whit_ns[lw] + s->prep_ns) + s->compl_ns[1];
 	}
 	t = wc_admit(s, a, b, ts + s->whit_ns[lw] + s->prep_ns);
 	if (t >= 0) {

@@ -47,6 +47,15 @@ static void base_block(uint8_t *b)
 	put_word(b, 101, 0x3a38);
 }
 
+/* The base block with word w set to v, parsed into *id. */
+static void parse_with_word(uint8_t *b, int w, uint16_t v, struct hd_identity *id)
+{
+	base_block(b);
+	put_word(b, w, v);
+	hd_identity_init(id);
+	ck_assert_int_eq(hd_identify_parse(b, id), 0);
+}
+
 START_TEST(test_identify_fields)
 {
 	uint8_t b[512];
@@ -99,10 +108,7 @@ START_TEST(test_identify_rotation)
 	struct hd_identity id;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		base_block(b);
-		put_word(b, 217, cases[i].w217);
-		hd_identity_init(&id);
-		ck_assert_int_eq(hd_identify_parse(b, &id), 0);
+		parse_with_word(b, 217, cases[i].w217, &id);
 		ck_assert_msg(id.rpm_nominal == cases[i].want, "word 217 = %u: rpm %d, want %d", cases[i].w217,
 			      id.rpm_nominal, cases[i].want);
 	}
@@ -171,10 +177,7 @@ START_TEST(test_identify_zoned)
 	struct hd_identity id;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		base_block(b);
-		put_word(b, 69, cases[i].w69);
-		hd_identity_init(&id);
-		ck_assert_int_eq(hd_identify_parse(b, &id), 0);
+		parse_with_word(b, 69, cases[i].w69, &id);
 		ck_assert_msg(id.ata_zoned == cases[i].want, "word 69 %#x: %d, want %d", cases[i].w69, id.ata_zoned,
 			      cases[i].want);
 		ck_assert_str_eq(hd_ata_zoned_name(id.ata_zoned), cases[i].name);
