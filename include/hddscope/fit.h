@@ -11,7 +11,13 @@
  *   "rpm", "rpm_uncertainty", "rpm_method"            number, number, string
  *   "revolution_ms"                                   number
  *   "overhead_ms"                                     controller overhead, number
- *   "track_to_track_ms", "avg_seek_ms", "full_stroke_ms"   datasheet sense, numbers
+ *   "shortest_seek_bytes", "shortest_seek_ms"         the curve's first point, numbers
+ *   "avg_seek_ms", "full_stroke_ms"                   datasheet sense, numbers
+ *   "track_to_track_ms", "head_switch_ms", "write_settle_ms", "read_overhead_ms",
+ *   "write_overhead_ms", "cache_segments", "cache_segment_bytes", "readahead_bytes",
+ *   "write_cache_bytes", "zone_count", "surfaces"
+ *                                                     each {"value", "low", "high", "method"}:
+ *                                                     a 95% interval, all null where not measured
  *   "seek_estimator"                                  string naming the method
  *   "model": {"a","b","knee_bytes","c","e","rms_ms"}   Ruemmler-Wilkes, d in bytes
  *   "read_ahead": {"detected": bool, "bytes": number}
@@ -25,6 +31,39 @@
 #include <stddef.h>
 
 #include "hddscope/json.h"
+
+/*
+ * A figure of the drive's mechanics as the extraction measured it: its
+ * value and 95% interval, and the method behind it.  Where nothing measured
+ * it, all three numbers are NAN and method is NULL (summary.json: every
+ * member null): a figure with no evidence is never a guess.
+ */
+struct hd_fit_fig {
+	double value, low, high;
+	const char *method;
+};
+
+/* The figures of the fit section by name (summary.json's "fit", each {"value","low","high","method"}). */
+enum hd_fit_fig_id {
+	HD_FIG_TRACK_TO_TRACK,		/* track_to_track_ms: the one-cylinder seek */
+	HD_FIG_HEAD_SWITCH,		/* head_switch_ms */
+	HD_FIG_WRITE_SETTLE,		/* write_settle_ms: what a write seek adds to a read seek */
+	HD_FIG_READ_OVERHEAD,		/* read_overhead_ms */
+	HD_FIG_WRITE_OVERHEAD,		/* write_overhead_ms */
+	HD_FIG_CACHE_SEGMENTS,		/* cache_segments */
+	HD_FIG_CACHE_SEGMENT_BYTES,	/* cache_segment_bytes */
+	HD_FIG_READAHEAD_BYTES,		/* readahead_bytes */
+	HD_FIG_WRITE_CACHE_BYTES,	/* write_cache_bytes */
+	HD_FIG_ZONE_COUNT,		/* zone_count */
+	HD_FIG_SURFACES,		/* surfaces */
+	HD_FIG_N
+};
+
+/* summary.json's name of each figure, by enum hd_fit_fig_id. */
+extern const char *const hd_fit_fig_name[HD_FIG_N];
+
+/* A figure not measured: NAN value and interval, no method. */
+struct hd_fit_fig hd_fit_fig_none(void);
 
 /* A level of the zone curve: where it starts and its mean rate. */
 struct hd_fit_zone {
@@ -51,7 +90,9 @@ struct hd_fit_result {
 	double overhead_ms;
 	const char *overhead_method;
 	double block_bytes, cache_hit_ms;
-	double track_to_track_ms, avg_seek_ms, full_stroke_ms;
+	double shortest_seek_bytes, shortest_seek_ms;	/* positioning at the shortest distance measured */
+	double avg_seek_ms, full_stroke_ms;
+	struct hd_fit_fig fig[HD_FIG_N];	/* the extracted figures, by enum hd_fit_fig_id */
 	double capacity_bytes;
 	const char *seek_estimator;
 	int have_model;			/* model: fitted (else the section's "model" is empty) */

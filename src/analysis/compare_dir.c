@@ -729,7 +729,7 @@ static const struct {
 	{ "rpm", "rpm", "%.1f" },
 	{ "revolution_ms", "revolution (ms)", "%.3f" },
 	{ "overhead_ms", "controller overhead (ms)", "%.3f" },
-	{ "track_to_track_ms", "track-to-track seek (ms)", "%.3f" },
+	{ "track_to_track_ms.value", "track-to-track seek (ms)", "%.3f" },
 	{ "avg_seek_ms", "average seek (ms)", "%.3f" },
 	{ "full_stroke_ms", "full-stroke seek (ms)", "%.3f" },
 	{ "read_ahead.detected", "read-ahead", NULL },

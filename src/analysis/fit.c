@@ -53,7 +53,11 @@ static int result_of(const struct fit *f, const struct inputs *in, struct hd_fit
 	r->overhead_method = f->C_method;
 	r->block_bytes = stored(f->block);
 	r->cache_hit_ms = stored(f->hit_ms);
-	r->track_to_track_ms = stored(f->t2t);
+	r->shortest_seek_bytes = stored(f->shortest_d);
+	r->shortest_seek_ms = stored(f->shortest_ms);
+	for (int i = 0; i < HD_FIG_N; i++)
+		r->fig[i] = (struct hd_fit_fig){ stored(f->fig[i].value), stored(f->fig[i].low),
+						 stored(f->fig[i].high), f->fig[i].method };
 	r->avg_seek_ms = stored(f->avg);
 	r->full_stroke_ms = stored(f->full);
 	r->capacity_bytes = stored(f->cap);
@@ -160,6 +164,8 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	const char *v;
 
 	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < HD_FIG_N; i++)
+		f->fig[i] = hd_fit_fig_none();
 	if (!any) {
 		fit_fail(err, errlen, "no seek or response data file: nothing to fit a seek curve to");
 		return -1;

@@ -61,6 +61,21 @@ static double cyls_for(const struct layout *L, double ref, double D, double cap)
 	return cyl_of(L, cap - 1) - cyl_of(L, 0);
 }
 
+/* The figure id's value, or def where the fit has none; *assumed says which it was. */
+static double fig_or(const struct hd_fit_result *fit, enum hd_fit_fig_id id, double def, int *assumed)
+{
+	double v = fit->fig[id].value;
+
+	*assumed = !isfinite(v);
+	return *assumed ? def : v;
+}
+
+/* The comment ending a line of the model whose value was not measured. */
+static const char *mark(int assumed)
+{
+	return assumed ? "  # assumed" : "";
+}
+
 /* v, or def where the fit section has null. */
 static double or_default(double v, double def)
 {
@@ -68,7 +83,8 @@ static double or_default(double v, double def)
 }
 
 /* Zones: sizes by bytes, track bytes per zone; 0 or -1 when nothing tells the track size. */
-static int make_layout(const struct hd_fit_result *fit, double rev, struct layout *L, int *iface_bound, double *iface)
+static int make_layout(const struct hd_fit_result *fit, double rev, struct layout *L, int *iface_bound, double *iface,
+		       const char **zones_assumed)
 {
 	const struct hd_fit_zone *steps = fit->zones;
 	double cap = fit->capacity_bytes, to = fit->track_bytes_outer, ti = fit->track_bytes_inner;
@@ -78,6 +94,7 @@ static int make_layout(const struct hd_fit_result *fit, double rev, struct layou
 	uint64_t cyl = 0;
 
 	L->sb = 512;
+	*zones_assumed = NULL;
 	if (!isfinite(to) && isfinite(ti))
 		to = ti;
 	if (!isfinite(ti) && isfinite(to))
@@ -100,14 +117,18 @@ static int make_layout(const struct hd_fit_result *fit, double rev, struct layou
 			/* Media rate follows track size; without a measured size assume 15% lost to skews. */
 			B[i] = isfinite(to) ? to * r / r0 : r * rev * 1e3 * 1.15;
 		}
+		if (!isfinite(to))
+			*zones_assumed = "track sizes assumed: the zone rates with 15% lost to skews";
 	} else if (isfinite(to)) {
 		nz = EQUAL_ZONES;
+		*zones_assumed = "zone boundaries assumed: 8 equal zones between the measured end track sizes";
 		for (size_t i = 0; i < nz; i++) {
 			start[i] = cap * (double)i / (double)nz;
 			B[i] = to + (ti - to) * ((double)i + 0.5) / (double)nz;
 		}
 	} else if (nz >= 1) {
 		nz = 1;
+		*zones_assumed = "track size assumed: the zone rate with 15% lost to skews";
 		start[0] = 0;
 		B[0] = steps[0].mb_s * rev * 1e3 * 1.15;
 	} else {
@@ -193,7 +214,7 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
 static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_result *fit,
 			   const struct hd_fit_rw *rw, const double *D, const double *ms, size_t np)
 {
-	double cap = fit->capacity_bytes, t2t = fit->track_to_track_ms, last_c = 0, total_cyl;
+	double cap = fit->capacity_bytes, t2t = fit->fig[HD_FIG_TRACK_TO_TRACK].value, last_c = 0, total_cyl;
 	double ref = or_default(fit->seek_reference_bytes, cap / 2);
 
 	total_cyl = (double)(L->z[L->n - 1].first_cyl + L->z[L->n - 1].ncyl);
@@ -227,14 +248,15 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 {
 	double rev = fit->revolution_ms, cap = fit->capacity_bytes;
 	double C = fit->overhead_ms, block = or_default(fit->block_bytes, 4096);
-	double hit = fit->cache_hit_ms, t2t = fit->track_to_track_ms;
+	double hit = fit->cache_hit_ms, t2t = fit->fig[HD_FIG_TRACK_TO_TRACK].value;
 	double qg = fit->queue_gain;
-	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid;
+	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, surfaces, ro, wo, hs, ws, segs, seg_kb, wc_kb;
+	int asm_surf, asm_ro, asm_wo, asm_hs, asm_ws, asm_segs, asm_seg, asm_ra, asm_wc;
 	struct hd_fit_rw rw = { NAN, NAN, NAN, NAN, NAN, 0 };
 	struct layout L;
 	size_t np;
 	int bound, rc, ra_on = fit->read_ahead == 1;
-	const char *call;
+	const char *call, *zones_assumed;
 	char *tmp, nm[128];
 	FILE *f;
 
@@ -244,7 +266,7 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		snprintf(err, errlen, "%s: the fit has no revolution time or capacity", dir);
 		return -1;
 	}
-	if (make_layout(fit, rev, &L, &bound, &iface)) {
+	if (make_layout(fit, rev, &L, &bound, &iface, &zones_assumed)) {
 		snprintf(err, errlen, "%s: no track sizes (response reads at tiny distances) or zone rates to lay "
 				      "out a drive", dir);
 		return -1;
@@ -272,9 +294,15 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 	/* The drive's fixed time for a block: overhead plus the transfer, whichever of media or interface is slower. */
 	X = fmax(block * rev / Bmid + L.sb / (iface * 1e3), block / (iface * 1e3));
 	fprintf(f, "# A model of the drive measured in %s, written by hddscope fit --drive-out.\n"
-		   "# Surfaces are not visible from the host: every cylinder is one track.\n"
-		   "format = 1\nname = %s\nrpm = %.6f\nsector_bytes = %u\nsurfaces = 1\n",
+		   "# Every value comes from the measurement but those marked '# assumed': nothing\n"
+		   "# measured them, and they are this writer's defaults.\n"
+		   "format = 1\nname = %s\nrpm = %.6f\nsector_bytes = %u\n",
 		dir, nm, 60000.0 / rev, L.sb);
+	/* The host cannot see surfaces unless the extraction counted them: then every cylinder is one track. */
+	surfaces = fig_or(fit, HD_FIG_SURFACES, 1, &asm_surf);
+	fprintf(f, "surfaces = %.0f%s\n", fmax(surfaces, 1), asm_surf ? "  # assumed: every cylinder one track" : "");
+	if (zones_assumed)
+		fprintf(f, "# %s\n", zones_assumed);
 	for (size_t i = 0; i < L.n; i++) {
 		/*
 		 * A cylinder switch is a one-track seek: the skew covers it, as a
@@ -285,27 +313,47 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		double sectors = ceil((isfinite(t2t) && t2t > 0 ? t2t : 1.0) / rev * L.z[i].spt) + 1;
 		uint32_t skew = sectors < L.z[i].spt ? (uint32_t)sectors : L.z[i].spt - 1;
 
-		fprintf(f, "zone = %llu %llu %u 0 %u\n", (unsigned long long)L.z[i].first_cyl,
-			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew);
+		fprintf(f, "zone = %llu %llu %u 0 %u%s\n", (unsigned long long)L.z[i].first_cyl,
+			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew,
+			isfinite(t2t) && t2t > 0 ? "" : "  # skew assumed: a 1 ms track-to-track seek");
 	}
 	put_seek_table(f, &L, fit, &rw, D, ms, np);
-	fprintf(f, "read_overhead_ms = %.4f\nwrite_overhead_ms = %.4f\ncache_hit_overhead_ms = %.4f\n",
-		isfinite(C) ? fmax(C - X, 0) : 0.3, isfinite(C) ? fmax(C - X, 0) : 0.3,
-		isfinite(hit) ? fmax(hit - block / (iface * 1e3), 0) : 0.1);
-	fprintf(f, "interface_mb_s = %.4f\n", iface);
+	ro = fig_or(fit, HD_FIG_READ_OVERHEAD, isfinite(C) ? fmax(C - X, 0) : 0.3, &asm_ro);
+	asm_ro = asm_ro && !isfinite(C);
+	wo = fig_or(fit, HD_FIG_WRITE_OVERHEAD, ro, &asm_wo);
+	fprintf(f, "read_overhead_ms = %.4f%s\n", ro, mark(asm_ro));
+	fprintf(f, "write_overhead_ms = %.4f%s\n", wo, asm_wo ? "  # assumed: the read overhead" : "");
+	fprintf(f, "cache_hit_overhead_ms = %.4f%s\n", isfinite(hit) ? fmax(hit - block / (iface * 1e3), 0) : 0.1,
+		mark(!isfinite(hit)));
+	fprintf(f, "interface_mb_s = %.4f%s\n", iface, bound ? "" : "  # assumed: three times the media rate");
+	hs = fig_or(fit, HD_FIG_HEAD_SWITCH, 0, &asm_hs);
+	if (!asm_hs)
+		fprintf(f, "head_switch_ms = %.4f\n", hs);
+	ws = fig_or(fit, HD_FIG_WRITE_SETTLE, 0, &asm_ws);
+	fprintf(f, "write_settle_ms = %.4f%s\n", ws, mark(asm_ws));
+	segs = fig_or(fit, HD_FIG_CACHE_SEGMENTS, 4, &asm_segs);
+	fprintf(f, "cache_segments = %.0f%s\n", fmax(segs, 1), mark(asm_segs));
 	if (ra_on) {
 		double kb = ceil(fmax(or_default(fit->read_ahead_bytes, 0), 65536) / 1024);
+		double rakb = fig_or(fit, HD_FIG_READAHEAD_BYTES, kb * 1024, &asm_ra) / 1024;
 
-		fprintf(f, "cache_segments = 4\ncache_segment_kb = %.0f\nreadahead_kb = %.0f\n", fmax(2 * kb, 256), kb);
+		seg_kb = fig_or(fit, HD_FIG_CACHE_SEGMENT_BYTES, fmax(2 * kb, 256) * 1024, &asm_seg) / 1024;
+		fprintf(f, "cache_segment_kb = %.0f%s\n", ceil(seg_kb), mark(asm_seg));
+		fprintf(f, "readahead_kb = %.0f%s\n", ceil(fmin(rakb, seg_kb)),
+			asm_ra ? "  # at least what the response reads showed" : "");
 	} else {
-		fprintf(f, "cache_segments = 4\ncache_segment_kb = 64\nreadahead_kb = 0\n");
+		seg_kb = fig_or(fit, HD_FIG_CACHE_SEGMENT_BYTES, 64 * 1024, &asm_seg) / 1024;
+		fprintf(f, "cache_segment_kb = %.0f%s\nreadahead_kb = 0\n", ceil(seg_kb), mark(asm_seg));
 	}
-	if (fit->write_cache == 1)
-		fprintf(f, "write_cache = on\nwrite_cache_kb = 512\n");
-	else
-		fprintf(f, "write_cache = off\n");
+	if (fit->write_cache == 1) {
+		wc_kb = fig_or(fit, HD_FIG_WRITE_CACHE_BYTES, 512 * 1024, &asm_wc) / 1024;
+		fprintf(f, "write_cache = on\nwrite_cache_kb = %.0f%s\n", ceil(wc_kb), mark(asm_wc));
+	} else {
+		fprintf(f, "write_cache = off%s\n", mark(fit->write_cache < 0));
+	}
 	/* A gain the host's scheduler could have made is no evidence of NCQ. */
-	fprintf(f, "queue_depth = %d\n", isfinite(qg) && qg > 1.3 && fit->queue_at_drive ? 32 : 1);
+	fprintf(f, "queue_depth = %d%s\n", isfinite(qg) && qg > 1.3 && fit->queue_at_drive ? 32 : 1,
+		mark(!isfinite(qg)));
 	rc = hd_out_fclose(f, tmp, path, &call);
 	if (rc) {
 		snprintf(err, errlen, "%s %s: %s", call, path, hd_fs_strerror(rc));

@@ -4,6 +4,7 @@
  * written, and summary.json updated with it, its other sections kept.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,25 @@
 #include "hddscope/fit.h"
 #include "hddscope/fsutil.h"
 #include "hddscope/json.h"
+
+const char *const hd_fit_fig_name[HD_FIG_N] = {
+	[HD_FIG_TRACK_TO_TRACK] = "track_to_track_ms",
+	[HD_FIG_HEAD_SWITCH] = "head_switch_ms",
+	[HD_FIG_WRITE_SETTLE] = "write_settle_ms",
+	[HD_FIG_READ_OVERHEAD] = "read_overhead_ms",
+	[HD_FIG_WRITE_OVERHEAD] = "write_overhead_ms",
+	[HD_FIG_CACHE_SEGMENTS] = "cache_segments",
+	[HD_FIG_CACHE_SEGMENT_BYTES] = "cache_segment_bytes",
+	[HD_FIG_READAHEAD_BYTES] = "readahead_bytes",
+	[HD_FIG_WRITE_CACHE_BYTES] = "write_cache_bytes",
+	[HD_FIG_ZONE_COUNT] = "zone_count",
+	[HD_FIG_SURFACES] = "surfaces",
+};
+
+struct hd_fit_fig hd_fit_fig_none(void)
+{
+	return (struct hd_fit_fig){ NAN, NAN, NAN, NULL };
+}
 
 static void fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -97,11 +117,20 @@ void hd_fit_json(struct hd_json *j, const char *key, const struct hd_fit_result 
 	hd_json_str(j, "overhead_method", r->overhead_method);
 	hd_json_num(j, "block_bytes", r->block_bytes);
 	hd_json_num(j, "cache_hit_ms", r->cache_hit_ms);
-	hd_json_num(j, "track_to_track_ms", r->track_to_track_ms);
+	hd_json_num(j, "shortest_seek_bytes", r->shortest_seek_bytes);
+	hd_json_num(j, "shortest_seek_ms", r->shortest_seek_ms);
 	hd_json_num(j, "avg_seek_ms", r->avg_seek_ms);
 	hd_json_num(j, "full_stroke_ms", r->full_stroke_ms);
 	hd_json_num(j, "capacity_bytes", r->capacity_bytes);
 	hd_json_str(j, "seek_estimator", r->seek_estimator);
+	for (int i = 0; i < HD_FIG_N; i++) {
+		hd_json_obj(j, hd_fit_fig_name[i]);
+		hd_json_num(j, "value", r->fig[i].value);
+		hd_json_num(j, "low", r->fig[i].low);
+		hd_json_num(j, "high", r->fig[i].high);
+		hd_json_str(j, "method", r->fig[i].method);
+		hd_json_end(j);
+	}
 	hd_json_obj(j, "model");
 	if (r->have_model) {
 		hd_json_num(j, "a", r->model.a);

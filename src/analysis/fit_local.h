@@ -58,7 +58,9 @@ struct fit {
 	int have_far;
 	struct samp *far;	/* response and queue samples beyond half the device */
 	size_t nfar;
-	double t2t, avg, full;
+	double shortest_d, shortest_ms;	/* the shortest pooled distance and its positioning */
+	double avg, full;
+	struct hd_fit_fig fig[HD_FIG_N];	/* the extracted figures; hd_fit_fig_none() where not measured */
 	int ra;			/* -1 unknown, 0 no, 1 yes */
 	double ra_bytes;
 	int wc;			/* -1 unknown, 0 off, 1 on */

@@ -128,8 +128,10 @@ static double pooled_at(const struct fit *f, double d)
 }
 
 /*
- * Datasheet figures: track-to-track is the shortest distance's positioning
- * (from the host a head switch and a one-cylinder seek look alike);
+ * Datasheet figures: the shortest distance's positioning (not the
+ * track-to-track seek: at 256 KiB a head may switch or cross several
+ * cylinders, and from the host the two look alike; the extraction's
+ * figures say which);
  * full stroke a straight line in tracks through the points beyond half the
  * device (the coasting part of a seek), taken to the device's whole length:
  * the response probe's longest distance starts every sample at the same
@@ -221,7 +223,8 @@ void fit_datasheet(struct fit *f)
 		}
 		free(far);
 	}
-	f->t2t = f->pool[0].ms;
+	f->shortest_d = f->pool[0].d;
+	f->shortest_ms = fmax(f->pool[0].ms, 0);
 	f->full = f->have_far ? f->far_c + f->far_e * fit_tracks(f, f->cap) : f->pool[f->npool - 1].ms;
 	for (int i = 0; i < N; i++) {
 		double d = (i + 0.5) * h;

@@ -61,6 +61,21 @@ static void put_ms(const char *label, double v)
 		printf("%-22s not measured\n", label);
 }
 
+/* An extracted figure: value, 95% interval and method, or "not measured". */
+static void put_fig(const struct hd_fit_result *fit, enum hd_fit_fig_id id, const char *label, const char *unit)
+{
+	const struct hd_fit_fig *g = &fit->fig[id];
+
+	if (!isfinite(g->value)) {
+		printf("%-22s not measured\n", label);
+		return;
+	}
+	printf("%-22s %.4g %s", label, g->value, unit);
+	if (isfinite(g->low) && isfinite(g->high))
+		printf(" (95%%: %.4g to %.4g)", g->low, g->high);
+	printf(" (%s)\n", g->method ? g->method : "no method");
+}
+
 /* A detection: -1 not measured, 0 off, 1 on. */
 static const char *onoff(int got)
 {
@@ -83,7 +98,11 @@ static void print_fit(const char *dir, const struct hd_fit_result *fit)
 	printf("%-22s %.1f +- %.1f (%s)\n", "rpm", fit->rpm, fit->rpm_uncertainty, fit->rpm_method);
 	put_ms("revolution", fit->revolution_ms);
 	put_ms("overhead", fit->overhead_ms);
-	put_ms("track-to-track seek", fit->track_to_track_ms);
+	if (isfinite(fit->shortest_seek_ms))
+		printf("%-22s %.3f ms at %.0f bytes\n", "shortest seek", fit->shortest_seek_ms, fit->shortest_seek_bytes);
+	else
+		printf("%-22s not measured\n", "shortest seek");
+	put_fig(fit, HD_FIG_TRACK_TO_TRACK, "track-to-track seek", "ms");
 	put_ms("average seek", fit->avg_seek_ms);
 	put_ms("full-stroke seek", fit->full_stroke_ms);
 	if (fit->have_model)
