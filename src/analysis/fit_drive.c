@@ -214,12 +214,15 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
 static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_result *fit,
 			   const struct hd_fit_rw *rw, const double *D, const double *ms, size_t np)
 {
-	double cap = fit->capacity_bytes, t2t = fit->fig[HD_FIG_TRACK_TO_TRACK].value, last_c = 0, total_cyl;
+	double cap = fit->capacity_bytes, last_c = 0, total_cyl;
 	double ref = or_default(fit->seek_reference_bytes, cap / 2);
+	int t2t_assumed;
+	double t2t = fig_or(fit, HD_FIG_TRACK_TO_TRACK, fit->shortest_seek_ms, &t2t_assumed);
 
 	total_cyl = (double)(L->z[L->n - 1].first_cyl + L->z[L->n - 1].ncyl);
 	if (isfinite(t2t) && cyls_for(L, ref, D[0], cap) >= 2) {
-		fprintf(f, "seek = 1 %.4f\n", fmax(t2t, 0.01));
+		fprintf(f, "seek = 1 %.4f%s\n", fmax(t2t, 0.01),
+			t2t_assumed ? "  # assumed: the shortest distance measured" : "");
 		last_c = 1;
 	}
 	for (size_t i = 0; i < np; i++) {
@@ -248,10 +251,10 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 {
 	double rev = fit->revolution_ms, cap = fit->capacity_bytes;
 	double C = fit->overhead_ms, block = or_default(fit->block_bytes, 4096);
-	double hit = fit->cache_hit_ms, t2t = fit->fig[HD_FIG_TRACK_TO_TRACK].value;
+	double hit = fit->cache_hit_ms;
 	double qg = fit->queue_gain;
-	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, surfaces, ro, wo, hs, ws, segs, seg_kb, wc_kb;
-	int asm_surf, asm_ro, asm_wo, asm_hs, asm_ws, asm_segs, asm_seg, asm_ra, asm_wc;
+	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, t2t, surfaces, ro, wo, hs, ws, segs, seg_kb, wc_kb;
+	int t2t_assumed, asm_surf, asm_ro, asm_wo, asm_hs, asm_ws, asm_segs, asm_seg, asm_ra, asm_wc;
 	struct hd_fit_rw rw = { NAN, NAN, NAN, NAN, NAN, 0 };
 	struct layout L;
 	size_t np;
@@ -303,6 +306,7 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 	fprintf(f, "surfaces = %.0f%s\n", fmax(surfaces, 1), asm_surf ? "  # assumed: every cylinder one track" : "");
 	if (zones_assumed)
 		fprintf(f, "# %s\n", zones_assumed);
+	t2t = fig_or(fit, HD_FIG_TRACK_TO_TRACK, fit->shortest_seek_ms, &t2t_assumed);
 	for (size_t i = 0; i < L.n; i++) {
 		/*
 		 * A cylinder switch is a one-track seek: the skew covers it, as a
@@ -315,7 +319,8 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 
 		fprintf(f, "zone = %llu %llu %u 0 %u%s\n", (unsigned long long)L.z[i].first_cyl,
 			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew,
-			isfinite(t2t) && t2t > 0 ? "" : "  # skew assumed: a 1 ms track-to-track seek");
+			!(isfinite(t2t) && t2t > 0) ? "  # skew assumed: a 1 ms track-to-track seek"
+			: t2t_assumed ? "  # skew assumed: the shortest seek measured" : "");
 	}
 	put_seek_table(f, &L, fit, &rw, D, ms, np);
 	ro = fig_or(fit, HD_FIG_READ_OVERHEAD, isfinite(C) ? fmax(C - X, 0) : 0.3, &asm_ro);
