@@ -78,6 +78,7 @@ struct hd_interval_opts {
 	int have_step;
 	uint64_t reps, block, ref;
 	int have_ref;
+	int op;			/* enum hd_op: HD_OP_WRITE (the default) or HD_OP_READ */
 	int64_t *iv;		/* the run's intervals in nanoseconds, as listed (built by the run) */
 	size_t niv;
 };

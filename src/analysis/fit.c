@@ -182,6 +182,10 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	f->hit_ms = fit_hit_p50(any);
 	if (in->interval && fit_rev_from_interval(in->interval, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
 		f->rev_method = "write-interval sawtooth: period aligning latency + idle time";
+	} else if (in->interval_read &&
+		   fit_rev_from_interval(in->interval_read, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
+		f->rev_method = "read-interval sawtooth (the block before the last read, after an idle time): period "
+				"aligning latency + idle time";
 	} else if (in->resp && fit_rev_from_response(in->resp, f->block, &f->rev, &f->rev_unc, &f->rev_points) == 0) {
 		double rev, unc;
 		size_t pts;

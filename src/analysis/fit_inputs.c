@@ -110,7 +110,13 @@ int fit_load_inputs(const char *dir, struct inputs *in, char *err, size_t errlen
 			best_resp = count_rows(df, "read");
 			in->resp = df;
 		} else if (strcmp(t, "interval") == 0 && hd_df_col(df, "actual_interval_ms")) {
-			in->interval = df;
+			const char *op = hd_df_meta(df, "op");
+
+			/* Files from before the read sawtooth have no op: they are writes. */
+			if (op && strcmp(op, "read") == 0)
+				in->interval_read = df;
+			else
+				in->interval = df;
 		} else if (strcmp(t, "zone") == 0 && hd_df_col(df, "mb_s")) {
 			in->zone = df;
 		} else if (strcmp(t, "queue") == 0 && !hd_df_meta(df, "table") && hd_df_col(df, "iops")) {

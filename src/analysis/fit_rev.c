@@ -150,61 +150,141 @@ static double resultant(const double *x, size_t n, double T)
 }
 
 /*
- * From the write-interval sawtooth (write cache off): the second write
- * completes a fixed time after X' passes the head, so latency plus the
- * idle time is constant modulo one revolution.  The revolution is the
- * period T that lines those sums up best (the largest such T: T/2, T/3
- * line them up as well), searched from 3 to 20 ms and refined.
+ * y = icpt + slope * k by least squares over m points, and the slope's
+ * standard error in *sd.  0, or -1 when the k do not spread.
+ */
+static int line_fit(const double *y, const double *k, size_t m, double *slope, double *icpt, double *sd)
+{
+	double sk = 0, sy = 0, skk = 0, sky = 0, sse = 0, dm = (double)m, den;
+
+	for (size_t i = 0; i < m; i++) {
+		sk += k[i];
+		sy += y[i];
+		skk += k[i] * k[i];
+		sky += k[i] * y[i];
+	}
+	den = dm * skk - sk * sk;
+	if (m < 3 || !(den > 0))
+		return -1;
+	*slope = (dm * sky - sk * sy) / den;
+	*icpt = (sy - *slope * sk) / dm;
+	for (size_t i = 0; i < m; i++)
+		sse += (y[i] - *icpt - *slope * k[i]) * (y[i] - *icpt - *slope * k[i]);
+	*sd = sqrt(sse / (dm - 2) * dm / den);
+	return 0;
+}
+
+/*
+ * From an interval sawtooth (writes with the write cache off, or reads of
+ * the block before the last one): the second access completes a fixed
+ * time after its block passes the head, so latency plus the idle time is
+ * constant modulo one revolution: x = c + k * rev for whole k.  The
+ * revolution is found in two steps.  First the period T that lines the
+ * sums up best: the largest local maximum of their phases' resultant
+ * within 10% of the highest (T/2, T/3 line them up as well; the flank of
+ * a peak does not count, where a short span of k still lines up well),
+ * searched from 3 to 20 ms and refined.  Then each sum's k is read off
+ * against that period, sums more than a tenth of a revolution off their
+ * line (a block on another track, a cache hit) are left out, and the slope
+ * of x against k by least squares is the revolution, with its standard
+ * error.
  */
 int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size_t *npts)
 {
 	const struct hd_df_col *a = hd_df_col(df, "actual_interval_ms"), *l = hd_df_col(df, "latency_ms"),
 			       *c = hd_df_col(df, "class");
-	double *x, best = 0, bestT = 0, lo, hi, R, sd, mean = 0, var = 0;
-	size_t n = 0;
+	const double T_LO = 3.0, T_HI = 20.0, STEP = 0.002;
+	const size_t NT = (size_t)((T_HI - T_LO) / STEP) + 1;
+	double *x, *R, best = 0, T0 = NAN, phi, cs = 0, sn = 0;
+	double slope, icpt, sd;
+	size_t n = 0, m = 0;
 
 	if (!a || !l || a->type != HD_COL_NUM || l->type != HD_COL_NUM || !df->nrows)
 		return -1;
 	x = malloc(df->nrows * sizeof(*x));
-	if (!x)
+	R = malloc(NT * sizeof(*R));
+	if (!x || !R) {
+		free(x);
+		free(R);
 		return -1;
+	}
 	for (size_t i = 0; i < df->nrows; i++)
 		if (!c || c->type != HD_COL_STR || strcmp(hd_df_str(c, i), "media") == 0)
 			x[n++] = a->num[i] + l->num[i];
-	if (n < 20) {
-		free(x);
-		return -1;
+	if (n < 20)
+		goto fail;
+	for (size_t i = 0; i < NT; i++) {
+		R[i] = resultant(x, n, T_LO + STEP * (double)i);
+		best = fmax(best, R[i]);
 	}
-	for (double T = 3.0; T <= 20.0; T += 0.002)
-		best = fmax(best, resultant(x, n, T));
-	if (best < 0.7) {
-		free(x);
-		return -1;
-	}
-	for (double T = 3.0; T <= 20.0; T += 0.002)
-		if (resultant(x, n, T) >= 0.9 * best)
-			bestT = T;
-	/* The last T above 90% lies on the far flank of the peak: search around it. */
-	lo = bestT - 0.05;
-	hi = bestT + 0.002;
+	if (best < 0.7)
+		goto fail;
+	for (size_t i = NT - 1; i-- > 1;)
+		if (R[i] >= 0.9 * best && R[i] >= R[i - 1] && R[i] >= R[i + 1]) {
+			T0 = T_LO + STEP * (double)i;
+			break;
+		}
+	if (!isfinite(T0))
+		goto fail;
 	best = 0;
-	for (double T = lo; T <= hi; T += 1e-5) {
-		R = resultant(x, n, T);
-		if (R > best) {
-			best = R;
+	for (double T = T0 - STEP, top = T0 + STEP, r; T <= top; T += 1e-5)
+		if ((r = resultant(x, n, T)) > best) {
+			best = r;
 			*rev = T;
 		}
+	T0 = *rev;
+	/* Where the sums lie in the cycle: their mean phase. */
+	for (size_t i = 0; i < n; i++) {
+		cs += cos(2 * M_PI * x[i] / T0);
+		sn += sin(2 * M_PI * x[i] / T0);
 	}
-	/* Phase scatter over the spread of the sums, in cycles, gives the period's error. */
-	for (size_t i = 0; i < n; i++)
-		mean += x[i] / (double)n;
-	for (size_t i = 0; i < n; i++)
-		var += (x[i] - mean) * (x[i] - mean) / (double)n;
-	sd = sqrt(-2 * log(best)) * *rev / (2 * M_PI);
-	*unc = sd / (sqrt(var) / *rev * sqrt((double)n));
+	phi = atan2(sn, cs) / (2 * M_PI) * T0;
+	for (size_t i = 0; i < n; i++) {
+		double k = floor((x[i] - phi) / T0 + 0.5), r = x[i] - phi - k * T0;
+
+		if (fabs(r) > 0.1 * T0)
+			continue;
+		x[m] = x[i];
+		R[m++] = k;
+	}
+	/* Most sums must lie on the line: otherwise the sawtooth is not there. */
+	if (m < 10 || 2 * m < n || line_fit(x, R, m, &slope, &icpt, &sd))
+		goto fail;
+	/* Again without the sums off the line by more than four robust deviations of the rest. */
+	{
+		double *dev = malloc(m * sizeof(*dev)), lim;
+		size_t k = 0;
+
+		if (!dev)
+			goto fail;
+		for (size_t i = 0; i < m; i++)
+			dev[i] = fabs(x[i] - icpt - slope * R[i]);
+		lim = fmax(4 * 1.4826 * fit_median(dev, m), 1e-4 * T0);
+		for (size_t i = 0; i < m; i++)
+			if (fabs(x[i] - icpt - slope * R[i]) <= lim) {
+				x[k] = x[i];
+				R[k++] = R[i];
+			}
+		free(dev);
+		if (k >= 10 && 2 * k >= n)
+			m = k;
+	}
+	*npts = m;
+	if (line_fit(x, R, m, &slope, &icpt, &sd) == 0) {
+		*rev = slope;
+		*unc = sd;
+	} else {
+		/* Every sum in one cycle: the resultant's period, uncertain by a step of its search. */
+		*rev = T0;
+		*unc = STEP;
+	}
 	if (*unc < 1e-5 * *rev)
 		*unc = 1e-5 * *rev;
-	*npts = n;
 	free(x);
+	free(R);
 	return 0;
+fail:
+	free(x);
+	free(R);
+	return -1;
 }

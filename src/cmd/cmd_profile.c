@@ -108,6 +108,17 @@ static void fill_interval(void *vo, int quick)
 	}
 }
 
+/* The read sawtooth for the revolution: idle times over almost five revolutions, once each. */
+static void fill_interval_read(void *vo, int quick)
+{
+	struct hd_interval_opts *o = vo;
+
+	o->op = HD_OP_READ;
+	o->intervals = quick ? "0:40:1" : "0:40:0.25";
+	o->have_iv = 1;
+	o->reps = 1;
+}
+
 static void fill_bench(void *vo, int quick)
 {
 	struct hd_bench_opts *o = vo;
@@ -185,6 +196,15 @@ static double est_interval(int q, int w, double acc, double rate)
 	return n * (0.010 + 3 * acc);
 }
 
+static double est_interval_read(int q, int w, double acc, double rate)
+{
+	/* Intervals 0..40 ms: 20 ms of idle on average, two accesses each. */
+	int n = q ? 41 : 161;
+
+	(void)w, (void)rate;
+	return n * (0.020 + 2 * acc);
+}
+
 static double est_bench(int q, int w, double acc, double rate)
 {
 	(void)acc, (void)rate;
@@ -209,6 +229,7 @@ static const struct step steps[] = {
 	{ HD_PF_INTERVAL, &hd_probe_interval, 1, 1, 0, fill_interval, est_interval },
 	{ HD_PF_BENCH, &hd_probe_bench, 0, 1, 0, fill_bench, est_bench },
 	{ HD_PF_ZONE, &hd_probe_zone, 0, 0, 0, fill_zone, est_zone },
+	{ HD_PF_INTERVAL_READ, &hd_probe_interval, 0, 0, 0, fill_interval_read, est_interval_read },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 

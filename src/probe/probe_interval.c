@@ -7,6 +7,14 @@
  * the revolution time.  With the cache on it shows how soon the cache
  * takes the next write.
  *
+ * With --op read it reads instead, and needs no --write: a block at X,
+ * idle for t, then the block X' just before X, which has passed the head
+ * and is in no read-ahead, so the second read waits for it to come round:
+ * the same sawtooth, whatever the write cache does.  X is drawn from a
+ * wider window (256 MiB) so that the blocks before it are seldom still in
+ * a cache segment from an earlier sample; a read the cache served anyway
+ * is labelled as such.
+ *
  * Writes are data-preserving: X and X' are read (untimed) first and the
  * same bytes are written back.  The idle gap goes through the device's
  * idle_ns (an absolute-deadline sleep and a short spin on a real device,
@@ -170,7 +178,13 @@ static int iv_check(void *vo)
 
 #define O(member) offsetof(struct hd_interval_opts, member)
 
+static const char *const op_words[] = { "write", "read", NULL };
+static const int op_values[] = { HD_OP_WRITE, HD_OP_READ };
+
 static const struct hd_option interval_options[] = {
+	{ .name = "op", .kind = HD_OPT_ENUM, .off = O(op), .words = op_words, .values = op_values, .def = "write",
+	  .help = "write: the write-interval delay (needs --write);\n"
+		  "read: the same sawtooth with reads, the block before X" },
 	{ .name = "intervals", .kind = HD_OPT_CALL, .arg = "LIST", .call = iv_opt_intervals, .def = "0:20:0.25",
 	  .given = HD_OPT_GIVEN(struct hd_interval_opts, have_iv),
 	  .help = "idle times in ms: FROM:TO:STEP or a comma list" },
@@ -188,29 +202,32 @@ static const struct hd_option interval_options[] = {
 };
 
 static const struct hd_cmdspec interval_spec = {
-	HD_PROBE_SPEC("interval", "--write [OPTIONS] [DEVICE]"),
+	HD_PROBE_SPEC("interval", "--write [OPTIONS] [DEVICE] | --op read [OPTIONS] [DEVICE]"),
 	.intro = "Write-interval delay: write a block at X, stay idle for t, write the next\n"
 		 "block X' and time that second write, for t over --intervals in random order.\n"
 		 "With the drive's write cache off, latency against t is a sawtooth whose\n"
 		 "period is one revolution; with it on, it shows when the cache takes the\n"
 		 "next write.  Needs --write: every block is read first and the same bytes\n"
-		 "are written back.\n"
+		 "are written back.  With --op read: read X, stay idle for t, read the\n"
+		 "block before X (gone by, in no read-ahead): the same sawtooth, read only.\n"
 		 "\n"
 		 "Pattern:\n",
 	.opts = interval_options,
 	.outro = "\n"
-		 "Output: interval.tsv unless -o is given.\n",
+		 "Output: interval.tsv (interval-read.tsv with --op read) unless -o is given.\n",
 	.writes = 1,
 	.check = iv_check,
 };
 
 /*
- * The window X is drawn from: 1 MiB (less on a small device) starting at
- * the reference, so that X and X' always fit.  Returns 0 or an exit code.
+ * The window X is drawn from: 1 MiB (256 MiB for reads; less on a small
+ * device) starting at the reference, so that X and X' always fit (a read's
+ * X' is the block before X, X from the window's second block on).
+ * Returns 0 or an exit code.
  */
 static int iv_setup(const struct hd_interval_opts *o, const struct hd_dev *d, uint64_t *lo, uint64_t *nslots)
 {
-	uint64_t al = d->io_align, win, ref;
+	uint64_t al = d->io_align, win, ref, most = o->op == HD_OP_READ ? 256u << 20 : 1u << 20;
 
 	if (o->block % al) {
 		hd_err("--block %llu: not a multiple of the %u-byte access unit of %s",
@@ -229,7 +246,7 @@ static int iv_setup(const struct hd_interval_opts *o, const struct hd_dev *d, ui
 		return HD_EXIT_USAGE;
 	}
 	win = d->size - ref - 2 * o->block;
-	win = win < (1u << 20) ? win : (1u << 20);
+	win = win < most ? win : most;
 	*lo = ref;
 	*nslots = win / o->block + 1;
 	return 0;
@@ -291,13 +308,14 @@ static int interval_run(void *vo)
 		free(o.iv);
 		return HD_EXIT_USAGE;
 	}
-	if (!o.c.write_ok) {
+	if (o.op == HD_OP_WRITE && !o.c.write_ok) {
 		hd_err("interval writes to %s; add --write to allow it (the probe writes back exactly the "
 		       "bytes it read)", o.c.device);
 		free(o.iv);
 		return HD_EXIT_SETUP;
 	}
-	ex = hd_session_begin(&s, "interval", &o.c, 1, "interval.tsv");
+	ex = hd_session_begin(&s, "interval", &o.c, o.op == HD_OP_WRITE,
+			      o.op == HD_OP_WRITE ? "interval.tsv" : "interval-read.tsv");
 	if (ex) {
 		free(o.iv);
 		return ex;
@@ -319,14 +337,16 @@ static int interval_run(void *vo)
 	}
 	hd_dfw_meta(s.w, "window_bytes", "%llu+%llu", (unsigned long long)lo,
 		    (unsigned long long)((nslots - 1) * o.block));
-	hd_dfw_meta(s.w, "phase", "set by the plan, not random: the second write follows the first after the planned "
-		    "interval, the sawtooth this probe measures");
-	hd_dfw_meta(s.w, "params", "intervals=%.6f..%.6fms(%zu) reps=%llu block=%llu offset=%llu seed=%llu",
-		    (double)o.iv[0] / 1e6, (double)o.iv[o.niv - 1] / 1e6, o.niv, (unsigned long long)o.reps,
-		    (unsigned long long)o.block, (unsigned long long)lo, (unsigned long long)o.c.seed);
+	hd_dfw_meta(s.w, "op", "%s", o.op == HD_OP_WRITE ? "write" : "read");
+	hd_dfw_meta(s.w, "phase", "set by the plan, not random: the second %s follows the first after the planned "
+		    "interval, the sawtooth this probe measures", o.op == HD_OP_WRITE ? "write" : "read");
+	hd_dfw_meta(s.w, "params", "op=%s intervals=%.6f..%.6fms(%zu) reps=%llu block=%llu offset=%llu seed=%llu",
+		    o.op == HD_OP_WRITE ? "write" : "read", (double)o.iv[0] / 1e6, (double)o.iv[o.niv - 1] / 1e6,
+		    o.niv, (unsigned long long)o.reps, (unsigned long long)o.block, (unsigned long long)lo,
+		    (unsigned long long)o.c.seed);
 	s.run.total = total;
 	hd_session_calibrate(&s, buf, o.block);
-	{
+	if (o.op == HD_OP_WRITE) {
 		int64_t p50, thr = iv_calibrate_writes(&s, buf, o.block, lo, nslots, &p50);
 
 		/* Every timed row is a write: label them against the write threshold. */
@@ -351,11 +371,31 @@ static int interval_run(void *vo)
 
 	for (i = 0; i < total && !hd_session_stop(&s); i++) {
 		int64_t want = o.iv[order[i]], lat = 0, t1, t2, gap = 0;
-		uint64_t x = lo + hd_rng_below(&s.run.rng, nslots) * o.block, off = x + o.block;
+		uint64_t x, off;
 		unsigned char *b = buf;
-		enum hd_op op = HD_OP_WRITE;
+		enum hd_op op = o.op;
 		enum hd_class cls;
 
+		if (op == HD_OP_READ) {
+			/* X from the window's second block on, X' the block before it. */
+			x = lo + (nslots > 1 ? 1 + hd_rng_below(&s.run.rng, nslots - 1) : 1) * o.block;
+			off = x - o.block;
+			rc = hd_dev_timed(d, HD_OP_READ, b, o.block, x, &lat);
+			if (rc) {
+				off = x;
+			} else {
+				t1 = hd_dev_now(d);
+				hd_dev_idle(d, t1 + want - hd_dev_now(d));
+				if (hd_interrupted)
+					break;
+				t2 = hd_dev_now(d);
+				rc = hd_dev_timed(d, HD_OP_READ, b, o.block, off, &lat);
+				gap = t2 - t1;
+			}
+			goto row;
+		}
+		x = lo + hd_rng_below(&s.run.rng, nslots) * o.block;
+		off = x + o.block;
 		/* Know the bytes of X and X' before touching them: only they are written back. */
 		rc = hd_dev_timed(d, HD_OP_READ, b, 2 * o.block, x, &lat);
 		if (rc) {
@@ -372,6 +412,7 @@ static int interval_run(void *vo)
 			rc = hd_dev_timed(d, HD_OP_WRITE, b + o.block, o.block, off, &lat);
 			gap = t2 - t1;
 		}
+row:
 		hd_session_sample(&s, rc, op, off, lat, &cls);
 		hd_put_ms(s.rows, want);
 		fputc('\t', s.rows);

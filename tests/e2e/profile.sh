@@ -34,8 +34,8 @@ assert t["drive_s"] > 0 and t["estimate_s"] > 0 and t["cpu_s"] >= 0, t
 PY
 }
 
-read_probes=(seek-read response media queue bench zone)
-write_probes=(seek-read seek-write response media queue interval bench zone)
+read_probes=(seek-read response media queue bench zone interval-read)
+write_probes=(seek-read seek-write response media queue interval bench zone interval-read)
 
 # A full default profile of a simulated drive: quick in CPU, minutes of drive time.
 run 0 "$HDDSCOPE" profile --quiet -o "$T/sim" sim:atlas3
@@ -72,7 +72,7 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["complete"] is False
 assert s["probes"]["queue"]["exit_code"] == 130 and s["probes"]["queue"]["complete"] is False, s["probes"]["queue"]
-assert "zone" not in s["probes"] and "bench" not in s["probes"], sorted(s["probes"])
+assert "zone" not in s["probes"] and "bench" not in s["probes"] and "interval-read" not in s["probes"], sorted(s["probes"])
 PY
 [ "$(hdr "$T/int/queue.tsv" complete)" = no ] || fail "queue.tsv after Ctrl-C"
 for f in "$T"/int/*.tsv; do run 0 "$HDDSCOPE" plot -o "$T/int/charts" "$f"; done
