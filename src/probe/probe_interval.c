@@ -293,6 +293,33 @@ static int64_t iv_calibrate_writes(struct hd_session *s, unsigned char *buf, uin
 	return h90 + margin;
 }
 
+#define IV_INTERRUPTED 1
+
+/*
+ * The timed pair: op on the block at x (from b1), idle until want has
+ * passed since it returned, op on the block at off (from b2) timed into
+ * *lat, the idle time obtained in *gap; *where is the block of the row
+ * (x when the first access failed).  Returns 0, the failure's -errno, or
+ * IV_INTERRUPTED when a signal came during the idle time.
+ */
+static int iv_pair(struct hd_dev *d, enum hd_op op, unsigned char *b1, uint64_t x, unsigned char *b2, uint64_t off,
+		   uint64_t block, int64_t want, int64_t *lat, int64_t *gap, uint64_t *where)
+{
+	int64_t t1, t2;
+	int rc = hd_dev_timed(d, op, b1, block, x, lat);
+
+	*where = rc ? x : off;
+	if (rc)
+		return rc;
+	t1 = hd_dev_now(d);
+	hd_dev_idle(d, t1 + want - hd_dev_now(d));
+	if (hd_interrupted)
+		return IV_INTERRUPTED;
+	t2 = hd_dev_now(d);
+	*gap = t2 - t1;
+	return hd_dev_timed(d, op, b2, block, off, lat);
+}
+
 static int interval_run(void *vo)
 {
 	struct hd_interval_opts o = *(const struct hd_interval_opts *)vo;
@@ -370,8 +397,8 @@ static int interval_run(void *vo)
 	}
 
 	for (i = 0; i < total && !hd_session_stop(&s); i++) {
-		int64_t want = o.iv[order[i]], lat = 0, t1, t2, gap = 0;
-		uint64_t x, off;
+		int64_t want = o.iv[order[i]], lat = 0, gap = 0;
+		uint64_t x, where;
 		unsigned char *b = buf;
 		enum hd_op op = o.op;
 		enum hd_class cls;
@@ -379,41 +406,21 @@ static int interval_run(void *vo)
 		if (op == HD_OP_READ) {
 			/* X from the window's second block on, X' the block before it. */
 			x = lo + (nslots > 1 ? 1 + hd_rng_below(&s.run.rng, nslots - 1) : 1) * o.block;
-			off = x - o.block;
-			rc = hd_dev_timed(d, HD_OP_READ, b, o.block, x, &lat);
-			if (rc) {
-				off = x;
-			} else {
-				t1 = hd_dev_now(d);
-				hd_dev_idle(d, t1 + want - hd_dev_now(d));
-				if (hd_interrupted)
-					break;
-				t2 = hd_dev_now(d);
-				rc = hd_dev_timed(d, HD_OP_READ, b, o.block, off, &lat);
-				gap = t2 - t1;
-			}
-			goto row;
-		}
-		x = lo + hd_rng_below(&s.run.rng, nslots) * o.block;
-		off = x + o.block;
-		/* Know the bytes of X and X' before touching them: only they are written back. */
-		rc = hd_dev_timed(d, HD_OP_READ, b, 2 * o.block, x, &lat);
-		if (rc) {
-			op = HD_OP_READ;
-			off = x;
-		} else if ((rc = hd_dev_timed(d, HD_OP_WRITE, b, o.block, x, &lat)) != 0) {
-			off = x;
+			rc = iv_pair(d, op, b, x, b, x - o.block, o.block, want, &lat, &gap, &where);
 		} else {
-			t1 = hd_dev_now(d);
-			hd_dev_idle(d, t1 + want - hd_dev_now(d));
-			if (hd_interrupted)
-				break;
-			t2 = hd_dev_now(d);
-			rc = hd_dev_timed(d, HD_OP_WRITE, b + o.block, o.block, off, &lat);
-			gap = t2 - t1;
+			x = lo + hd_rng_below(&s.run.rng, nslots) * o.block;
+			/* Know the bytes of X and X' before touching them: only they are written back. */
+			rc = hd_dev_timed(d, HD_OP_READ, b, 2 * o.block, x, &lat);
+			if (rc) {
+				op = HD_OP_READ;
+				where = x;
+			} else {
+				rc = iv_pair(d, op, b, x, b + o.block, x + o.block, o.block, want, &lat, &gap, &where);
+			}
 		}
-row:
-		hd_session_sample(&s, rc, op, off, lat, &cls);
+		if (rc == IV_INTERRUPTED)
+			break;
+		hd_session_sample(&s, rc, op, where, lat, &cls);
 		hd_put_ms(s.rows, want);
 		fputc('\t', s.rows);
 		hd_put_ms(s.rows, gap);
