@@ -92,10 +92,12 @@ int fit_rev_from_response(const struct hd_df *resp, double block, double *rev, d
  * rotation (a drive whose read-ahead or large physical sectors serve every
  * read near the previous one).  In a narrow distance bin the positioning
  * time is nearly constant and the rotational wait uniform over one
- * revolution, so the band of latencies is one revolution wide; the range
- * of m samples covers (m - 1) / (m + 1) of it on average.  The median over
- * bins of 40 or more samples is the estimate, the spread of the bins its
- * uncertainty.
+ * revolution, so the band of latencies is one revolution wide.  Its width
+ * is read from the 5% and 95% quantiles (which cover 90% of it), not from
+ * the range: a few samples delayed beyond the band (a transfer that crossed
+ * a track, the end of a read-ahead) would widen the range with every
+ * sample added.  The median over bins of 40 or more samples is the
+ * estimate, the spread of the bins its uncertainty.
  */
 int fit_rev_from_seek_spread(const struct hd_df *seek, double *rev, double *unc, size_t *npts)
 {
@@ -120,8 +122,7 @@ int fit_rev_from_seek_spread(const struct hd_df *seek, double *rev, double *unc,
 			for (size_t k = a; k < b; k++)
 				x[k - a] = v[k].lat;
 			hd_sort_doubles(x, b - a);
-			/* The range of m uniform draws covers (m - 1) / (m + 1) of the band, on average. */
-			w[nb++] = (x[b - a - 1] - x[0]) * (double)(b - a + 1) / (double)(b - a - 1);
+			w[nb++] = (hd_percentile_sorted(x, b - a, 95) - hd_percentile_sorted(x, b - a, 5)) / 0.9;
 			free(x);
 		}
 		a = b;

@@ -47,12 +47,18 @@ struct step {
 };
 
 /* The quick profile's probes take fewer samples; the full one's take the probes' defaults. */
+/*
+ * The read seek curve takes twice the probe's default: at about 65 samples
+ * a bin (a third of an octave) the band edge comes within max(0.2 ms, 3%)
+ * of the drive's curve on 95% of the bins; at 33 on 78% to 100%.
+ */
+#define PROFILE_SEEK_SAMPLES 4000
+
 static void fill_seek_read(void *vo, int quick)
 {
 	struct hd_seek_opts *o = vo;
 
-	if (quick)
-		o->samples = 500;
+	o->samples = quick ? 500 : PROFILE_SEEK_SAMPLES;
 }
 
 static void fill_seek_write(void *vo, int quick)
@@ -156,7 +162,7 @@ union probe_opts {
 static double est_seek_read(int q, int w, double acc, double rate)
 {
 	(void)w, (void)rate;
-	return (q ? 500 : 2000) * (2 + PHASE) * acc;
+	return (q ? 500 : PROFILE_SEEK_SAMPLES) * (2 + PHASE) * acc;
 }
 
 static double est_seek_write(int q, int w, double acc, double rate)
