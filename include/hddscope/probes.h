@@ -42,6 +42,14 @@ struct hd_seek_opts {
 	int have_ref;
 	uint64_t ref, range, min, samples, block;
 	int log;
+	/*
+	 * Not an option (profile sets it): samples is the count at 7200 rpm,
+	 * taken in proportion to the drive's nominal revolution where the rpm
+	 * is known, so that the band edge of a bin, whose noise grows with the
+	 * revolution, is as good at 5400 rpm and no better than needed at
+	 * 10000.
+	 */
+	int per_rev;
 };
 
 struct hd_response_opts {

@@ -151,27 +151,60 @@ static double resultant(const double *x, size_t n, double T)
 }
 
 /*
- * y = icpt + slope * k by least squares over m points, and the slope's
- * standard error in *sd.  0, or -1 when the k do not spread.
+ * Where the timed blocks lie, in buckets: the sums' constant differs from
+ * zone to zone (the two blocks' time under the head), so the slope is
+ * taken within buckets this large.
  */
-static int line_fit(const double *y, const double *k, size_t m, double *slope, double *icpt, double *sd)
+#define REV_BUCKET_BYTES (16.0 * 1048576)
+
+/*
+ * y = c_g + slope * k by least squares over m points, one constant per
+ * group g[i] (all one group without g): the slope's standard error in *sd,
+ * each point's residual in res.  0, or -1 when the k do not spread within
+ * the groups.
+ */
+/* The means of k and y over point i's group; *first: i is the group's first point. */
+static void group_means(const double *y, const double *k, const double *g, size_t m, size_t i, double *mk,
+			double *my, int *first)
 {
-	double sk = 0, sy = 0, skk = 0, sky = 0, sse = 0, dm = (double)m, den;
+	double cnt = 0;
+
+	*mk = *my = 0;
+	*first = 1;
+	/* A few hundred points: the quadratic search is cheap. */
+	for (size_t j = 0; j < m; j++)
+		if (!g || g[j] == g[i]) {
+			*first &= j >= i;
+			*mk += k[j];
+			*my += y[j];
+			cnt++;
+		}
+	*mk /= cnt;
+	*my /= cnt;
+}
+
+static int line_fit(const double *y, const double *k, const double *g, size_t m, double *slope, double *sd,
+		    double *res)
+{
+	double skk = 0, sky = 0, sse = 0, mk, my;
+	size_t groups = 0;
+	int first;
 
 	for (size_t i = 0; i < m; i++) {
-		sk += k[i];
-		sy += y[i];
-		skk += k[i] * k[i];
-		sky += k[i] * y[i];
+		group_means(y, k, g, m, i, &mk, &my, &first);
+		groups += (size_t)first;
+		skk += (k[i] - mk) * (k[i] - mk);
+		sky += (k[i] - mk) * (y[i] - my);
 	}
-	den = dm * skk - sk * sk;
-	if (m < 3 || !(den > 0))
+	if (m < groups + 2 || !(skk > 0))
 		return -1;
-	*slope = (dm * sky - sk * sy) / den;
-	*icpt = (sy - *slope * sk) / dm;
-	for (size_t i = 0; i < m; i++)
-		sse += (y[i] - *icpt - *slope * k[i]) * (y[i] - *icpt - *slope * k[i]);
-	*sd = sqrt(sse / (dm - 2) * dm / den);
+	*slope = sky / skk;
+	for (size_t i = 0; i < m; i++) {
+		group_means(y, k, g, m, i, &mk, &my, &first);
+		res[i] = y[i] - my - *slope * (k[i] - mk);
+		sse += res[i] * res[i];
+	}
+	*sd = sqrt(sse / (double)(m - groups - 1) / skk);
 	return 0;
 }
 
@@ -188,30 +221,34 @@ static int line_fit(const double *y, const double *k, size_t m, double *slope, d
  * against that period, sums more than a tenth of a revolution off their
  * line (a block on another track, a cache hit) are left out, and the slope
  * of x against k by least squares is the revolution, with its standard
- * error.
+ * error.  Where the file gives each timed block's offset, the slope is
+ * taken within buckets of 16 MiB (each its own constant: the blocks' time
+ * under the head differs from zone to zone).
  */
 int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size_t *npts)
 {
 	const struct hd_df_col *a = hd_df_col(df, "actual_interval_ms"), *l = hd_df_col(df, "latency_ms"),
-			       *c = hd_df_col(df, "class");
+			       *c = hd_df_col(df, "class"), *o = hd_df_col(df, "offset_bytes");
 	const double T_LO = 3.0, T_HI = 20.0, STEP = 0.002;
 	const size_t NT = (size_t)((T_HI - T_LO) / STEP) + 1;
-	double *x, *R, best = 0, T0 = NAN, phi, cs = 0, sn = 0;
-	double slope, icpt, sd;
+	double *x, *R, *G = NULL, *res = NULL, best = 0, T0 = NAN, phi, cs = 0, sn = 0, slope, sd;
 	size_t n = 0, m = 0;
 
 	if (!a || !l || a->type != HD_COL_NUM || l->type != HD_COL_NUM || !df->nrows)
 		return -1;
+	if (o && o->type != HD_COL_NUM)
+		o = NULL;
 	x = malloc(df->nrows * sizeof(*x));
 	R = malloc(NT * sizeof(*R));
-	if (!x || !R) {
-		free(x);
-		free(R);
-		return -1;
-	}
+	G = malloc(df->nrows * sizeof(*G));
+	res = malloc(df->nrows * sizeof(*res));
+	if (!x || !R || !G || !res)
+		goto fail;
 	for (size_t i = 0; i < df->nrows; i++)
-		if (!c || c->type != HD_COL_STR || strcmp(hd_df_str(c, i), "media") == 0)
+		if (!c || c->type != HD_COL_STR || strcmp(hd_df_str(c, i), "media") == 0) {
+			G[n] = o ? floor(o->num[i] / REV_BUCKET_BYTES) : 0;
 			x[n++] = a->num[i] + l->num[i];
+		}
 	if (n < 20)
 		goto fail;
 	for (size_t i = 0; i < NT; i++) {
@@ -246,10 +283,11 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 		if (fabs(r) > 0.1 * T0)
 			continue;
 		x[m] = x[i];
+		G[m] = G[i];
 		R[m++] = k;
 	}
 	/* Most sums must lie on the line: otherwise the sawtooth is not there. */
-	if (m < 10 || 2 * m < n || line_fit(x, R, m, &slope, &icpt, &sd))
+	if (m < 10 || 2 * m < n || line_fit(x, R, G, m, &slope, &sd, res))
 		goto fail;
 	/* Again without the sums off the line by more than four robust deviations of the rest. */
 	{
@@ -259,11 +297,12 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 		if (!dev)
 			goto fail;
 		for (size_t i = 0; i < m; i++)
-			dev[i] = fabs(x[i] - icpt - slope * R[i]);
+			dev[i] = fabs(res[i]);
 		lim = fmax(4 * 1.4826 * fit_median(dev, m), 1e-4 * T0);
 		for (size_t i = 0; i < m; i++)
-			if (fabs(x[i] - icpt - slope * R[i]) <= lim) {
+			if (fabs(res[i]) <= lim) {
 				x[k] = x[i];
+				G[k] = G[i];
 				R[k++] = R[i];
 			}
 		free(dev);
@@ -271,7 +310,7 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 			m = k;
 	}
 	*npts = m;
-	if (line_fit(x, R, m, &slope, &icpt, &sd) == 0) {
+	if (line_fit(x, R, G, m, &slope, &sd, res) == 0) {
 		*rev = slope;
 		*unc = sd;
 	} else {
@@ -283,9 +322,13 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 		*unc = 1e-5 * *rev;
 	free(x);
 	free(R);
+	free(G);
+	free(res);
 	return 0;
 fail:
 	free(x);
 	free(R);
+	free(G);
+	free(res);
 	return -1;
 }

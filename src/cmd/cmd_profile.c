@@ -48,9 +48,10 @@ struct step {
 
 /* The quick profile's probes take fewer samples; the full one's take the probes' defaults. */
 /*
- * The read seek curve takes twice the probe's default: at about 65 samples
- * a bin (a third of an octave) the band edge comes within max(0.2 ms, 3%)
- * of the drive's curve on 95% of the bins; at 33 on 78% to 100%.
+ * The read seek curve takes twice the probe's default at 7200 rpm, in
+ * proportion to the revolution elsewhere: at about 65 samples a bin (a
+ * third of an octave) the band edge comes within max(0.2 ms, 3%) of the
+ * drive's curve on 95% of the bins; at 33 on 78% to 100%.
  */
 #define PROFILE_SEEK_SAMPLES 4000
 
@@ -59,6 +60,7 @@ static void fill_seek_read(void *vo, int quick)
 	struct hd_seek_opts *o = vo;
 
 	o->samples = quick ? 500 : PROFILE_SEEK_SAMPLES;
+	o->per_rev = !quick;
 }
 
 static void fill_seek_write(void *vo, int quick)

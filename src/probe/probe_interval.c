@@ -426,10 +426,10 @@ static int interval_run(void *vo)
 		hd_put_ms(s.rows, gap);
 		fputc('\t', s.rows);
 		hd_put_ms(s.rows, lat);
-		fprintf(s.rows, "\t%s\n", hd_class_name(cls));
+		fprintf(s.rows, "\t%s\t%llu\n", hd_class_name(cls), (unsigned long long)where);
 		hd_run_progress(&s.run, i + 1, total);
 	}
-	ex = hd_session_end(&s, "interval_ms actual_interval_ms latency_ms class", i == total);
+	ex = hd_session_end(&s, "interval_ms actual_interval_ms latency_ms class offset_bytes", i == total);
 done:
 	hd_buf_free(buf, 2 * o.block);
 	free(order);

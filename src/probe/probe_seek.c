@@ -7,6 +7,7 @@
  * before and written back unchanged by the timed write.
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -196,12 +197,14 @@ static int seek_run(void *vo)
 		hd_dfw_meta(s.w, "range_note", "shrunk from %llu to fit the device around the reference",
 			    (unsigned long long)p.range_asked);
 	hd_dfw_meta(s.w, "min_bytes", "%llu", (unsigned long long)(p.dist.log ? p.dist.min : 0));
+	hd_session_phase(&s, 0);
+	if (o.per_rev && s.id.rpm_nominal > 1)
+		o.samples = (uint64_t)ceil((double)o.samples * 7200.0 / s.id.rpm_nominal);
 	hd_dfw_meta(s.w, "params", "op=%s samples=%llu range=%llu min=%llu block=%llu dist=%s seed=%llu",
 		    hd_op_name(o.op), (unsigned long long)o.samples, (unsigned long long)p.dist.range,
 		    (unsigned long long)(p.dist.log ? p.dist.min : 0), (unsigned long long)p.block,
 		    p.dist.log ? "log" : "linear", (unsigned long long)o.c.seed);
 	s.run.total = o.samples;
-	hd_session_phase(&s, 0);
 	hd_session_calibrate(&s, buf, p.block);
 	if (o.op == HD_OP_WRITE && !hd_session_stop(&s))
 		hd_session_calibrate_writes(&s, wbuf, p.block);

@@ -21,7 +21,10 @@ head -n 1 "$f" | grep -qx '# hddscope-data 1' || fail "no format line"
 [ "$(hdr "$f" complete)" = yes ] || fail "not complete"
 [ "$(hdr "$f" samples)" = 30 ] || fail "samples $(hdr "$f" samples)"
 [ -n "$(hdr "$f" write_cache_threshold_ms)" ] || fail "no write_cache_threshold_ms"
-grep -qx '# columns: interval_ms actual_interval_ms latency_ms class' "$f" || fail "columns line"
+grep -qx '# columns: interval_ms actual_interval_ms latency_ms class offset_bytes' "$f" || fail "columns line"
+# Every timed write is X' = X + block inside the 1 MiB window from the middle.
+awk -F'\t' -v lo=$((16 << 20)) -v win=$((1 << 20)) '!/^#/ && ($5 % 4096 || $5 < lo + 4096 || $5 > lo + win + 4096) { print "offset " $5; bad++ }
+	END { exit bad > 0 }' "$f" || fail "offsets"
 awk -F'\t' '!/^#/ {
 		n++; c[$1]++
 		if ($2 < $1) { print "gap " $2 " shorter than asked " $1; bad++ }
@@ -44,6 +47,15 @@ ex=$(grep -v '^#' "$f" | awk -F'\t' '{ print $2 - $1 }' | sort -g | awk '{ v[NR]
 awk -v q="${ex% *}" -v m="${ex#* }" 'BEGIN { exit !(q >= 0 && q < 0.2 && m < 1) }' || fail "gap excess quartile, median $ex ms"
 ex=${ex#* }
 pass "data-preserving, every interval, measured gaps (median excess $ex ms)"
+
+# --op read: no --write needed, nothing written; the timed read is the block before X.
+run 0 "$HDDSCOPE" interval --quiet --op read --intervals 0:2:0.5 --reps 2 -o "$T/r.tsv" "$img"
+[ "$(sha256sum <"$img")" = "$sum0" ] || fail "interval --op read changed the file"
+[ "$(hdr "$T/r.tsv" op)" = read ] || fail "op header: $(hdr "$T/r.tsv" op)"
+[ -z "$(hdr "$T/r.tsv" write_cache_threshold_ms)" ] || fail "a read run with a write threshold"
+awk -F'\t' -v lo=$((16 << 20)) -v win=$((16 << 20)) '!/^#/ { n++; if ($5 % 4096 || $5 < lo || $5 > lo + win) { print "offset " $5; bad++ } }
+	END { if (n != 10) { print n " rows"; bad++ } exit bad > 0 }' "$T/r.tsv" || fail "read rows"
+pass "--op read: read only, the block before X"
 
 # Ctrl-C: partial file, complete: no, exit 130, file unchanged.
 "$HDDSCOPE" interval --quiet --write --reps 100000 -o "$T/int.tsv" "$img" 2>"$T/err" &

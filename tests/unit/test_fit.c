@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hddscope/cmd.h"
 #include "hddscope/datafile.h"
@@ -20,6 +21,7 @@
 #include "hddscope/json.h"
 #include "hddscope/preset.h"
 #include "hddscope/sim.h"
+#include "hddscope/sim_import.h"
 #include "hddscope/stats.h"
 #include "hddscope/util.h"
 #include "testutil.h"
@@ -35,20 +37,23 @@ static const char *profile(const char *name, const char *target, const char *see
 	return out;
 }
 
-/* A preset's model text with the keys of extra replaced (or added); written to dir/name.drive. */
+/*
+ * A preset's model text (or a model file's, where preset is a path) with
+ * the keys of extra replaced (or added); written to dir/name.drive.
+ */
 static const char *variant(const char *preset, const char *name, const char *extra)
 {
 	static char spec[320];
-	const struct hd_preset *p = hd_preset_find(preset);
-	char path[300];
+	const struct hd_preset *p = strchr(preset, '/') ? NULL : hd_preset_find(preset);
+	char path[300], *file = p ? NULL : tu_slurp(preset);
 	const char *s;
 	FILE *f;
 
-	ck_assert_ptr_nonnull(p);
+	ck_assert(p || file);
 	snprintf(path, sizeof(path), "%s/%s.drive", tu_dir, name);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
-	for (s = p->text; *s;) {
+	for (s = p ? p->text : file; *s;) {
 		const char *e = strchr(s, '\n');
 		size_t len = e ? (size_t)(e - s) + 1 : strlen(s), kl = strcspn(s, " =\n");
 		char key[64];
@@ -64,6 +69,7 @@ static const char *variant(const char *preset, const char *name, const char *ext
 	}
 	fputs(extra, f);
 	fclose(f);
+	free(file);
 	snprintf(spec, sizeof(spec), "sim:%s", path);
 	return spec;
 }
@@ -166,7 +172,7 @@ static double rel(double got, double want)
  * Profile and fit a preset (with the keys of extra replaced, when not NULL);
  * check the curve and the figures against its model.
  */
-static void check_preset(const char *preset, const char *extra)
+static void check_preset(const char *preset, const char *extra, int strict_bins, int min_pct)
 {
 	char spec[400];
 	const char *d;
@@ -175,11 +181,19 @@ static void check_preset(const char *preset, const char *extra)
 	struct hd_df *df, *seek;
 	const struct hd_df_col *dist, *ms;
 	double ref, jit, errs[256], rpm, avg, full, want_avg, want_full;
-	size_t n = 0, ok = 0;
-	char path[400], e[512];
+	size_t n = 0, ok = 0, strict = 0;
+	char path[400], e[512], label[200];
 
-	/* variant() gives "sim:" and the path of the model it wrote. */
-	snprintf(spec, sizeof(spec), "%s%s", extra ? "" : "sim:", extra ? variant(preset, preset, extra) : preset);
+	/* variant() gives "sim:" and the path of the model it wrote; a path names its profile by its file name. */
+	if (strrchr(preset, '/'))
+		snprintf(label, sizeof(label), "%s-variant", strrchr(preset, '/') + 1);
+	else
+		snprintf(label, sizeof(label), "%s", preset);
+	snprintf(spec, sizeof(spec), "%s%s", extra ? "" : "sim:", extra ? variant(preset, label, extra) : preset);
+	if (strrchr(preset, '/')) {
+		snprintf(label, sizeof(label), "%s-profile", strrchr(preset, '/') + 1);
+		preset = label;
+	}
 	d = profile(preset, spec, getenv("FIT_SEED") ? getenv("FIT_SEED") : "1", 0);
 	m = load_model(spec + 4);
 	fit = fit_of(d);
@@ -201,6 +215,8 @@ static void check_preset(const char *preset, const char *extra)
 		ck_assert_uint_lt(n, 256);
 		errs[n++] = fabs(ms->num[i] - want);
 		ok += fabs(ms->num[i] - want) <= tol;
+		/* Issue 14's tolerance. */
+		strict += fabs(ms->num[i] - want) <= fmax(0.2, 0.03 * want);
 		if (getenv("FIT_VERBOSE"))
 			fprintf(stderr, "%s %14.0f fit %7.3f model %7.3f %s\n", preset, D, ms->num[i], want,
 				fabs(ms->num[i] - want) <= tol ? "" : "OUT");
@@ -212,14 +228,16 @@ static void check_preset(const char *preset, const char *extra)
 	want_full = hd_sim_seek_ms(m, m->cylinders - 1);
 	hd_sort_doubles(errs, n);
 	fprintf(stderr,
-		"%-11s bins %zu, within tolerance %zu (%.0f%%), error median %.3f ms worst %.3f ms; rpm %.1f (%.3f%%), "
+		"%-11s bins %zu, within tolerance %zu (%.0f%%), within max(0.2 ms, 3%%) %zu, error median %.3f ms worst %.3f ms; rpm %.1f (%.3f%%), "
 		"avg %.3f/%.3f (%.1f%%), full %.3f/%.3f (%.1f%%), overhead %.3f\n",
-		preset, n, ok, 100.0 * (double)ok / (double)n, hd_percentile_sorted(errs, n, 50), errs[n - 1], rpm,
+		preset, n, ok, 100.0 * (double)ok / (double)n, strict, hd_percentile_sorted(errs, n, 50), errs[n - 1], rpm,
 		100 * rel(rpm, m->rpm), avg, want_avg, 100 * rel(avg, want_avg), full, want_full,
 		100 * rel(full, want_full), fit.overhead_ms);
 	/* 1 MB .. 1 GB is at least 9 octaves of 3 bins a side. */
 	ck_assert_uint_ge(n, 40);
-	ck_assert_msg(ok * 10 >= n * 9, "%s: %zu of %zu bins within tolerance", preset, ok, n);
+	ck_assert_msg(ok * 100 >= n * min_pct, "%s: %zu of %zu bins within tolerance, want %d%%", preset, ok, n, min_pct);
+	if (strict_bins)
+		ck_assert_msg(strict * 20 >= n * 19, "%s: %zu of %zu bins within max(0.2 ms, 3%%)", preset, strict, n);
 	ck_assert_msg(rel(rpm, m->rpm) <= 0.005, "%s: rpm %.2f, model %.2f", preset, rpm, m->rpm);
 	ck_assert_msg(rel(avg, want_avg) <= 0.05, "%s: average seek %.3f, model %.3f", preset, avg, want_avg);
 	ck_assert_msg(rel(full, want_full) <= 0.05, "%s: full stroke %.3f, model %.3f", preset, full, want_full);
@@ -233,27 +251,98 @@ static void check_preset(const char *preset, const char *extra)
 
 START_TEST(test_atlas3)
 {
-	check_preset("atlas3", NULL);
+	check_preset("atlas3", NULL, 1, 90);
 }
 END_TEST
 
 START_TEST(test_cheetah9lp)
 {
 	/* Without its stream read-ahead: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("cheetah9lp", "readahead = off\n");
+	check_preset("cheetah9lp", "readahead = off\n", 1, 90);
 }
 END_TEST
 
 START_TEST(test_dtla307030)
 {
 	/* Without its read-ahead: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("dtla307030", "readahead_kb = 0\n");
+	check_preset("dtla307030", "readahead_kb = 0\n", 1, 90);
 }
 END_TEST
 
 START_TEST(test_st320420a)
 {
-	check_preset("st320420a", NULL);
+	check_preset("st320420a", NULL, 1, 90);
+}
+END_TEST
+
+START_TEST(test_st2000dm001)
+{
+	check_preset("st2000dm001", "readahead_kb = 0\n", 1, 90);
+}
+END_TEST
+
+START_TEST(test_travelstar5k320)
+{
+	check_preset("travelstar5k320", "readahead_kb = 0\n", 1, 90);
+}
+END_TEST
+
+/* DiskSim 4.0's source, whose valid/ set holds the models of measured drives. */
+static const char *disksim_tarball(void)
+{
+	static char path[600];
+	const char *shared = getenv("HDDSCOPE_SHARED");
+
+	snprintf(path, sizeof(path), "%s/disksim/disksim-4.0-src.tar.xz", shared ? shared : HDDSCOPE_SHARED_DIR);
+	return path;
+}
+
+/*
+ * A DiskSim model of valid/ imported (hddscope sim import) into
+ * tu_dir/name.drive, valid/ taken from the tarball the first time.
+ */
+static const char *disksim_model(const char *name)
+{
+	static char drive[400];
+	char cmd[1400], parv[400], err[512], *text;
+	size_t len;
+	FILE *f;
+
+	snprintf(parv, sizeof(parv), "%s/valid/%s.parv", tu_dir, name);
+	if (access(parv, R_OK) != 0) {
+		snprintf(cmd, sizeof(cmd), "tar -xJf '%s' -C '%s' --wildcards 'valid/*' 2>/dev/null || "
+			 "tar -xJf '%s' -C '%s' --wildcards './valid/*'", disksim_tarball(), tu_dir, disksim_tarball(),
+			 tu_dir);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	ck_assert_msg(hd_sim_import(parv, NULL, &text, &len, err, sizeof(err)) == 0, "%s", err);
+	snprintf(drive, sizeof(drive), "%s/%s.drive", tu_dir, name);
+	f = fopen(drive, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	fclose(f);
+	free(text);
+	return drive;
+}
+
+/*
+ * Four DiskSim models of measured drives, imported, without read-ahead
+ * (READ_AHEAD_HIDES_OVERHEAD): the bins within max(0.3 ms, 5%) each must
+ * reach (the figures of today; the rest of check_preset as for a preset).
+ * Within issue 14's max(0.2 ms, 3%): 48, 41, 46 and 15 of 54 to 60 bins.
+ * Not yet: hp_c3323a's curve lies 0.25 ms low, its fitted overhead (4.19
+ * ms) that much above the model's fixed time of a 4 KiB read (3.91: the
+ * overheads and the 3.5 MB/s bus), so that every bin is off by it.
+ */
+START_TEST(test_disksim_models)
+{
+	static const struct {
+		const char *name;
+		int min_pct;
+	} models[] = { { "hp_c2247a", 90 }, { "hp_c2490a", 90 }, { "dec_rz26", 90 }, { "hp_c3323a", 65 } };
+
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		check_preset(disksim_model(models[i].name), "readahead = off\n", 0, models[i].min_pct);
 }
 END_TEST
 
@@ -376,10 +465,20 @@ int main(void)
 	Suite *s = suite_create("fit");
 	TCase *tc = tu_case(s, "presets", NULL, NULL,
 			    TU_TESTS(TU_TEST(test_atlas3), TU_TEST(test_cheetah9lp), TU_TEST(test_dtla307030),
-				     TU_TEST(test_st320420a), TU_TEST(test_caches_dtla), TU_TEST(test_caches_atlas3),
+				     TU_TEST(test_st320420a), TU_TEST(test_st2000dm001), TU_TEST(test_travelstar5k320),
+				     TU_TEST(test_caches_dtla), TU_TEST(test_caches_atlas3),
 				     TU_TEST(test_drive_out)));
 
 	tcase_add_unchecked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_set_timeout(tc, 120);
+	/* The DiskSim models where DiskSim's source is beside the clone (../shared). */
+	if (access(disksim_tarball(), R_OK) == 0) {
+		TCase *ds = tu_case(s, "disksim", NULL, NULL, TU_TESTS(TU_TEST(test_disksim_models)));
+
+		tcase_add_unchecked_fixture(ds, tu_mkdir, tu_rmdir);
+		tcase_set_timeout(ds, 120);
+	} else {
+		fprintf(stderr, "disksim models: skipped (no %s)\n", disksim_tarball());
+	}
 	return tu_run_suite(s);
 }

@@ -98,24 +98,6 @@ START_TEST(test_sim_queue_depth_1_fifo)
 }
 END_TEST
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* The same model, the same seed: the same requests and timings, bit for bit. */
 START_TEST(test_sim_repeatable)
 {
@@ -130,8 +112,8 @@ START_TEST(test_sim_repeatable)
 		ck_assert_int_eq(tu_run(hd_cmd_queue, args), 0);
 	}
 	/* Compare the rows (the header has the start time and the file names). */
-	a = slurp(tu_path("r1-requests.tsv"));
-	b = slurp(tu_path("r2-requests.tsv"));
+	a = tu_slurp(tu_path("r1-requests.tsv"));
+	b = tu_slurp(tu_path("r2-requests.tsv"));
 	ck_assert_ptr_nonnull(strstr(a, "# columns:"));
 	ck_assert_ptr_nonnull(strstr(b, "# columns:"));
 	ck_assert_uint_gt(strlen(strstr(a, "# columns:")), 250 * 20);

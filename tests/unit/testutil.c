@@ -118,6 +118,25 @@ int tu_probe(int (*cmd)(int, char **), const char *spec, const char *name, ...)
 	return tu_run(cmd, args);
 }
 
+char *tu_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	ck_assert_msg(f != NULL, "open %s", path);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
 struct hd_df *tu_read(const char *path)
 {
 	struct hd_df *df;

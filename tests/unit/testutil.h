@@ -33,6 +33,8 @@ int tu_runv(int (*cmd)(int, char **), const char *name, ...);
  */
 int tu_probe(int (*cmd)(int, char **), const char *spec, const char *name, ...);
 
+/* The whole of a file, NUL-terminated (the caller frees it); fails the test when it cannot be read. */
+char *tu_slurp(const char *path);
 /* Read a data file; fails the test with the reader's message. */
 struct hd_df *tu_read(const char *path);
 /* A column that must be there. */
