@@ -732,9 +732,19 @@ static const struct {
 	{ "track_to_track_ms.value", "track-to-track seek (ms)", "%.3f" },
 	{ "avg_seek_ms", "average seek (ms)", "%.3f" },
 	{ "full_stroke_ms", "full-stroke seek (ms)", "%.3f" },
+	{ "head_switch_ms.value", "head switch (ms)", "%.3f" },
+	{ "write_settle_ms.value", "write settle (ms)", "%.3f" },
+	{ "read_overhead_ms.value", "read overhead (ms)", "%.3f" },
+	{ "write_overhead_ms.value", "write overhead (ms)", "%.3f" },
+	{ "surfaces.value", "surfaces", "%.0f" },
+	{ "zone_count.value", "zones", "%.0f" },
 	{ "read_ahead.detected", "read-ahead", NULL },
 	{ "read_ahead.bytes", "read-ahead (bytes)", "%.0f" },
+	{ "readahead_bytes.value", "read-ahead extent (bytes)", "%.0f" },
+	{ "cache_segments.value", "read cache segments", "%.0f" },
+	{ "cache_segment_bytes.value", "segment size (bytes)", "%.0f" },
 	{ "write_cache.detected", "write cache", NULL },
+	{ "write_cache_bytes.value", "write cache (bytes)", "%.0f" },
 };
 
 /* One fit figure as text: a number, a boolean, a string, or "-" when null. */
