@@ -236,6 +236,7 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	fit_datasheet(f);
 	fit_read_ahead(f, in);
 	fit_write_cache(f, in);
+	hd_fit_cache_figs(in->cache, f->fig);
 	return 0;
 }
 

@@ -124,6 +124,16 @@ static void fill_zone(void *vo, int quick)
 		o->points = 30;
 }
 
+static void fill_cache(void *vo, int quick)
+{
+	struct hd_cache_opts *o = vo;
+
+	if (quick) {
+		o->reps = 1;
+		o->span = 16 << 20;
+	}
+}
+
 /* Room for any probe's options. */
 union probe_opts {
 	struct hd_common c;
@@ -134,6 +144,7 @@ union probe_opts {
 	struct hd_interval_opts interval;
 	struct hd_bench_opts bench;
 	struct hd_zone_opts zone;
+	struct hd_cache_opts cache;
 };
 
 /*
@@ -200,6 +211,18 @@ static double est_zone(int q, int w, double acc, double rate)
 	return points * (acc + (double)(9 << 20) / rate);
 }
 
+static double est_cache(int q, int w, double acc, double rate)
+{
+	/*
+	 * Read-ahead and span trials: two accesses and an idle wait of about
+	 * 40 ms each, 100 of them (30 with --quick); the streams about 300
+	 * accesses; the fill reads its region and writes a few thousand blocks.
+	 */
+	double reads = (q ? 30 : 100) * (2 * acc + 0.04) + 300 * acc + 70 * 2 * acc;
+
+	return reads + (w ? (q ? 16 << 20 : 64 << 20) / rate + 2.0 : 0);
+}
+
 static const struct step steps[] = {
 	{ HD_PF_SEEK_READ, &hd_probe_seek, 0, 0, 0, fill_seek_read, est_seek_read },
 	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 1, fill_seek_write, est_seek_write },
@@ -209,6 +232,7 @@ static const struct step steps[] = {
 	{ HD_PF_INTERVAL, &hd_probe_interval, 1, 1, 0, fill_interval, est_interval },
 	{ HD_PF_BENCH, &hd_probe_bench, 0, 1, 0, fill_bench, est_bench },
 	{ HD_PF_ZONE, &hd_probe_zone, 0, 0, 0, fill_zone, est_zone },
+	{ HD_PF_CACHE, &hd_probe_cache, 0, 1, 0, fill_cache, est_cache },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
