@@ -28,6 +28,7 @@
 
 #include "hddscope/datafile.h"
 #include "hddscope/fit.h"
+#include "hddscope/preset.h"
 #include "hddscope/probe.h"
 #include "hddscope/sim.h"
 #include "hddscope/sim_import.h"
@@ -241,10 +242,80 @@ START_TEST(test_target)
 }
 END_TEST
 
+/* dtla307030 with some keys replaced: what comes out where a cache has no read-ahead, one segment, none. */
+static const struct variant {
+	const char *name, *keys;	/* keys: the replacing lines */
+	double segments, readahead;	/* NAN: no figure */
+} variants[] = {
+	{ "no-readahead", "readahead_kb = 0\n", 3, 0 },
+	{ "one-segment", "cache_segments = 1\n", 1, 262144 },
+	{ "no-read-cache", "cache_segment_kb = 0\nreadahead_kb = 0\n", NAN, 0 },
+};
+
+/* The preset's text without the lines of the keys in keys, then keys; written to tu_dir/name.drive. */
+static const char *variant_spec(const char *preset, const char *name, const char *keys)
+{
+	static char spec[600];
+	const struct hd_preset *p = hd_preset_find(preset);
+	char path[512];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(p);
+	snprintf(path, sizeof(path), "%s/%s.drive", tu_dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (const char *s = p->text; *s;) {
+		size_t len = strcspn(s, "\n") + (s[strcspn(s, "\n")] == '\n');
+		int drop = 0;
+
+		for (const char *k = keys; *k; k += strcspn(k, "\n") + 1) {
+			size_t kl = strcspn(k, " =");
+
+			if (strncmp(s, k, kl) == 0 && (s[kl] == ' ' || s[kl] == '='))
+				drop = 1;
+		}
+		if (!drop)
+			fwrite(s, 1, len, f);
+		s += len;
+	}
+	fputs(keys, f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "sim:%s", path);
+	return spec;
+}
+
+START_TEST(test_variant)
+{
+	const struct variant *v = &variants[_i];
+	const char *spec = variant_spec("dtla307030", v->name, v->keys), *path = tu_path("variant.tsv");
+	struct hd_fit_fig fig[HD_FIG_N];
+	struct hd_df *df;
+
+	ck_assert_int_eq(tu_runv(hd_cmd_cache, "cache", "-q", "-o", path, spec, NULL), 0);
+	df = tu_read(path);
+	for (int i = 0; i < HD_FIG_N; i++)
+		fig[i] = hd_fit_fig_none();
+	ck_assert_int_eq(hd_fit_cache_figs(df, fig), 0);
+	show(v->name, "cache_segments", &fig[HD_FIG_CACHE_SEGMENTS], v->segments,
+	     isnan(v->segments) ? isnan(fig[HD_FIG_CACHE_SEGMENTS].value) : fig[HD_FIG_CACHE_SEGMENTS].value == v->segments);
+	show(v->name, "readahead_bytes", &fig[HD_FIG_READAHEAD_BYTES], v->readahead,
+	     within(fig[HD_FIG_READAHEAD_BYTES].value, v->readahead, 0.25, 0));
+	if (isnan(v->segments))
+		ck_assert(isnan(fig[HD_FIG_CACHE_SEGMENTS].value));
+	else
+		ck_assert_double_eq(fig[HD_FIG_CACHE_SEGMENTS].value, v->segments);
+	ck_assert(within(fig[HD_FIG_READAHEAD_BYTES].value, v->readahead, 0.25, 0));
+	/* Without --write nothing of the write cache is measured. */
+	ck_assert(isnan(fig[HD_FIG_WRITE_CACHE_BYTES].value) && isnan(fig[HD_FIG_WRITE_OVERHEAD].value));
+	hd_df_free(df);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cachex");
-	TCase *tc = tu_case(s, "targets", NULL, NULL, TU_TESTS(TU_LOOP(test_target, targets)));
+	TCase *tc = tu_case(s, "targets", NULL, NULL,
+			    TU_TESTS(TU_LOOP(test_target, targets), TU_LOOP(test_variant, variants)));
 
 	tcase_add_unchecked_fixture(tc, tu_mkdir, tu_rmdir);
 	tcase_set_timeout(tc, 120);
