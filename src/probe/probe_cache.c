@@ -47,7 +47,7 @@ static const struct hd_option cache_options[] = {
 	{ .name = "reps", .kind = HD_OPT_COUNT, .arg = "N", .off = O(reps), .def = "3", .lo = 1, .hi = 1000,
 	  .help = "trials per distance (read-ahead) and per size (segment)" },
 	{ .name = "streams", .kind = HD_OPT_COUNT, .arg = "N", .off = O(streams), .def = "40", .lo = 2, .hi = 1024,
-	  .help = "most interleaved streams tried (segments counted up to N - 2)" },
+	  .help = "most interleaved streams (segments counted up to N - 2)" },
 	{ .name = "idle", .kind = HD_OPT_DURATION, .arg = "DURATION", .off = O(idle_ns),
 	  .given = HD_OPT_GIVEN(struct hd_cache_opts, have_idle), .shown = "5 revolutions, at least 20ms",
 	  .help = "wait after a read for its read-ahead to finish" },
