@@ -556,12 +556,17 @@ static int cache_run(void *vo)
 		hd_session_abort(&c.s);
 		return HD_EXIT_USAGE;
 	}
-	if (c.d->size < 4 * o.max_reach || (o.c.write_ok && c.d->size < 4 * o.span)) {
-		hd_err("%s: device too small (%" PRIu64 " bytes) for --max-reach %" PRIu64 "%s", c.d->path,
-		       c.d->size, o.max_reach, o.c.write_ok ? " and --span" : "");
+	if (c.d->size < (16u << 20)) {
+		hd_err("%s: device too small (%" PRIu64 " bytes; the cache probe needs 16 MiB)", c.d->path, c.d->size);
 		hd_session_abort(&c.s);
 		return HD_EXIT_SETUP;
 	}
+	/* A small device (a file, a loop device) is probed within a quarter of it; the header says so. */
+	if (o.max_reach > c.d->size / 4)
+		o.max_reach = c.d->size / 4 / c.sector * c.sector;
+	if (o.span > c.d->size / 4)
+		o.span = c.d->size / 4 / c.sector * c.sector;
+	o.span = o.span / o.block * o.block;
 	c.rev_ns = c.s.id.rpm_nominal > 1 ? (int64_t)(60e9 / c.s.id.rpm_nominal) : HD_PHASE_REV_UNKNOWN_NS;
 	c.idle_ns = o.have_idle ? o.idle_ns : (5 * c.rev_ns > 20000000 ? 5 * c.rev_ns : 20000000);
 	c.buf = hd_buf_alloc(c.d, 4 * o.block);
