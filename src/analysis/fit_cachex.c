@@ -136,17 +136,20 @@ static void ra_fig(const struct hd_df *df, const struct cxcols *c, double block,
 {
 	size_t nl;
 	struct level *l = levels(df, c, "ra", &nl);
-	double area = 0, lo = 0, hi = 0, best = 0;
+	double area = 0, lo = 0, hi = 0, hits = 0, trials = 0;
 
 	if (!l || nl < 2) {
 		free(l);
 		return;
 	}
-	for (size_t i = 0; i < nl; i++)
-		best = frac(&l[i]) > best ? frac(&l[i]) : best;
-	if (best < 0.5) {
-		*f = fig(0, 0, 0, "none: no distance past a read, after the idle wait, was a cache hit in most "
-				  "trials (no read-ahead)");
+	for (size_t i = 0; i < nl; i++) {
+		hits += l[i].hits;
+		trials += l[i].n;
+	}
+	/* As the probe decides: more hits than a media read's chance of taking a hit's time explains. */
+	if (hits < 3 || hits * 20 < trials) {
+		*f = fig(0, 0, 0, "none: reads past a read, after the idle wait, hit in fewer than 3 trials or 5% "
+				  "of them (no read-ahead)");
 		free(l);
 		return;
 	}
@@ -164,7 +167,8 @@ static void ra_fig(const struct hd_df *df, const struct cxcols *c, double block,
 			/* The mean over distances spread evenly: a binomial fraction of the range. */
 			p = h / n;
 			e = 1.96 * sqrt(p * (1 - p) / n + 0.25 / (n * n));
-			*f = fig(area + range * p, area + range * (p - e), area + range * (p + e),
+			/* A hit needs the whole block cached: each place's data counts a block short. */
+			*f = fig(block + range * p, block + range * (p - e), block + range * (p + e),
 				 "a block read, an idle wait, a block read at a distance past it at a fresh place each "
 				 "time; the hits did not end in one step (read-ahead that depends on the read's place on "
 				 "its track): the fraction of hits at distances spread evenly up to past the last hit, "
@@ -223,18 +227,114 @@ static void seg_fig(const struct hd_df *df, const struct cxcols *c, struct hd_fi
 	free(l);
 }
 
+/* Window rows by distance. */
+struct wrow {
+	double x;
+	int hit;
+};
+
+static int cmp_wrow(const void *a, const void *b)
+{
+	double x = ((const struct wrow *)a)->x, y = ((const struct wrow *)b)->x;
+
+	return (x > y) - (x < y);
+}
+
 /*
- * The segment's size: the largest read whose first block is still cached
- * right after it (midway to the next size tried), or the read-ahead where
- * that is more (prefetched data lies in a segment).
+ * The window a segment holds right after a read that fills it: the window
+ * rows by distance from the read's start; their longest run of hits (one
+ * miss inside a run is taken for a media read that happened to take a
+ * hit's time, the other way round), from its first hit to its last and a
+ * block.  *lo and *hi: from that to the misses on either side.  0 with no
+ * run of two hits.
  */
-static void segbytes_fig(const struct hd_df *df, const struct cxcols *c, const struct hd_fit_fig *ra,
+static double window_width(const struct hd_df *df, const struct cxcols *c, double block, double *lo, double *hi)
+{
+	struct wrow *w = malloc((df->nrows + 1) * sizeof(*w));
+	size_t n = 0, bs = 0, be = 0, best = 0;
+	double width = 0;
+
+	if (!w || !hd_df_meta(df, "span_window")) {
+		free(w);
+		return 0;
+	}
+	for (size_t i = 0; i < df->nrows; i++)
+		if (is_phase(c, i, "window"))
+			w[n++] = (struct wrow){ c->x->num[i], is_hit(c, i) };
+	qsort(w, n, sizeof(*w), cmp_wrow);
+	for (size_t i = 0; i < n;) {
+		size_t j = i, hits = 0, last = i;
+
+		if (!w[i].hit) {
+			i++;
+			continue;
+		}
+		while (j < n && (w[j].hit || (j + 1 < n && w[j + 1].hit))) {
+			if (w[j].hit) {
+				hits++;
+				last = j;
+			}
+			j++;
+		}
+		if (hits > best) {
+			best = hits;
+			bs = i;
+			be = last;
+		}
+		i = j + 1;
+	}
+	if (best >= 2) {
+		width = w[be].x - w[bs].x + block;
+		*lo = width;
+		*hi = (be + 1 < n ? w[be + 1].x : w[be].x + block) - (bs ? w[bs - 1].x : w[bs].x) + block;
+	}
+	free(w);
+	return width;
+}
+
+/*
+ * The segment's size: the window a segment holds right after a read that
+ * fills it; without one, the largest read whose first block is still
+ * cached right after it (midway to the next size tried), or the read-ahead
+ * where that is more (prefetched data lies in a segment).
+ */
+static void segbytes_fig(const struct hd_df *df, const struct cxcols *c, double block, const struct hd_fit_fig *ra,
 			 struct hd_fit_fig *f)
 {
 	size_t nl, n = 0;
-	struct level *l = levels(df, c, "span", &nl);
-	double v = NAN, lo = NAN, hi = NAN;
+	struct level *l;
+	double v = NAN, lo = NAN, hi = NAN, wlo = NAN, whi = NAN, w = window_width(df, c, block, &wlo, &whi);
 
+	{
+		/* The fine grid over the hits: their count times its step, and the block a hit needs. */
+		const char *fv = hd_df_meta(df, "span_window_fine");
+		const char *fs = fv ? strstr(fv, "step_bytes=") : NULL;
+		double fstep = fs ? atof(fs + strlen("step_bytes=")) : 0, fh = 0, fn = 0;
+
+		for (size_t i = 0; i < df->nrows && fstep > 0; i++)
+			if (is_phase(c, i, "window-fine")) {
+				fn++;
+				fh += is_hit(c, i);
+			}
+		if (fn >= 8 && fh >= 2) {
+			double e = 1.96 * sqrt(fh * (1 - fh / fn)) + 1;
+
+			*f = fig(fh * fstep + block, (fh - e) * fstep + block, (fh + e) * fstep + block,
+				 "a read that fills its segment (twice the first size whose first block did not stay, "
+				 "at least 256 KiB), then at once a block at a distance from its start, a fresh place "
+				 "each: the hits of an even grid over where they lie, times its step, and the block a "
+				 "hit needs (the bytes the segment holds, on average over places)");
+			return;
+		}
+	}
+	if (w > 0) {
+		*f = fig(w, wlo, whi,
+			 "a read that fills its segment (twice the first size whose first block did not stay, at "
+			 "least 256 KiB), then at once a block at a distance from its start, a fresh place each "
+			 "(an even grid, each edge halved 5 times): the run of hits, first to last and a block");
+		return;
+	}
+	l = levels(df, c, "span", &nl);
 	while (l && n < nl && frac(&l[n]) >= 0.5)
 		n++;
 	if (l && n > 0 && n < nl) {
@@ -347,38 +447,74 @@ static void wc_figs(const struct hd_df *df, const struct cxcols *c, double block
 	*wo = fig(a, a - 2 * se - 0.005, a + 2 * se + 0.005,
 		  "intercept of the cached single writes' time by size (each after a read: the overhead after a "
 		  "read, with the completion overhead)");
-	thr = 2 * y[0] + 0.5;
-	n = writes_of(df, c, "wfill", x, y);
-	/* The first write of a run that stays slow: 12 of the next 16 slower than the threshold. */
-	for (nf = 0; nf < n; nf++) {
-		size_t slow = 0, seen = 0;
+	for (int seq = 0; seq < 2; seq++) {
+		double wb = block, y0 = y[0];
 
-		for (size_t j = nf; j < n && seen < 16; j++, seen++)
-			slow += y[j] > thr;
-		if (y[nf] > thr && seen >= 8 && slow * 4 >= seen * 3)
-			break;
-	}
-	if (nf >= 4 && nf < n) {
-		double T = 0, after = 0, raw = (double)nf * block, v;
-		size_t na = 0;
+		n = writes_of(df, c, seq ? "wseq" : "wfill", x, y);
+		/* In order, the writes are larger: the first of them is the cached cost. */
+		if (seq && n) {
+			for (size_t i = 0; i < df->nrows; i++)
+				if (is_phase(c, i, "wseq")) {
+					wb = c->len->num[i];
+					break;
+				}
+			y0 = y[0];
+		}
+		/* In order, a write that waits takes about the media's time for it: a smaller step. */
+		thr = seq ? 1.5 * y0 + 0.2 : 2 * y0 + 0.5;
+		/* The first write of a run that stays slow: 12 of the next 16 slower than the threshold. */
+		for (nf = 0; nf < n; nf++) {
+			size_t slow = 0, seen = 0;
 
-		for (size_t j = 0; j < nf; j++)
-			T += y[j];
-		for (size_t j = nf; j < n; j++, na++)
-			after += y[j];
-		after /= (double)na;
-		v = raw - T / after * block;
-		if (v < block)
-			v = block;
-		*wc = fig(v, v - (raw - v), raw,
-			  "back-to-back writes of a region's blocks in random order (the bytes read first, written "
-			  "back): the writes before the time steps to the media's, less those the drive wrote out "
-			  "meanwhile (their time over a write's once the cache is full)");
-		goto out;
-	}
-	if (nf >= n && n > 0) {
-		/* Never stepped: the cache holds more than the region. */
-		goto out;
+			for (size_t j = nf; j < n && seen < 16; j++, seen++)
+				slow += y[j] > thr;
+			if (y[nf] > thr && seen >= 8 && slow * 4 >= seen * 3)
+				break;
+		}
+		/* A run of writes the cache took: eight or more, nine in ten of them at a cached write's cost. */
+		{
+			size_t cached = 0;
+
+			for (size_t j = 0; j < nf && j < n; j++)
+				cached += y[j] <= 1.5 * y0 + 0.2;
+			if (cached * 10 < nf * 9)
+				nf = 0;
+		}
+		if (nf >= (seq ? 4u : 8u) && nf < n) {
+			double T = 0, after = 0, raw = (double)nf * wb, v;
+			size_t na = 0;
+
+			for (size_t j = 0; j < nf; j++)
+				T += y[j];
+			for (size_t j = nf; j < n; j++, na++)
+				after += y[j];
+			after /= (double)na;
+			v = raw - T / after * wb;
+			if (v < wb)
+				v = wb;
+			/*
+			 * In order, the fill is a few writes long and the head has yet to
+			 * reach the region when it ends: the count stands, the drained
+			 * ones are its lower bound.
+			 */
+			if (seq) {
+				*wc = fig(raw, v, raw,
+					  "back-to-back writes of 16 blocks of a region in order (the bytes read first, "
+					  "written back; random ones waited from the second on): the bytes written before "
+					  "the time steps to the media's (the interval down to less those the drive could "
+					  "have written out meanwhile)");
+				goto out;
+			}
+			*wc = fig(v, v - (raw - v), raw,
+				  seq ? ""
+				      : "back-to-back writes of a region's blocks in random order (the bytes read first, "
+					"written back): the writes before the time steps to the media's, less those the "
+					"drive wrote out meanwhile (their time over a write's once the cache is full)");
+			goto out;
+		}
+		/* Random writes that never stepped: the cache holds more than the region. */
+		if (!seq && nf >= n && n > 0)
+			goto out;
 	}
 	n = writes_of(df, c, "wsize", x, y);
 	if (k < n)
@@ -401,7 +537,7 @@ int hd_fit_cache_figs(const struct hd_df *df, struct hd_fit_fig *figs)
 	block = fit_param_num(df, "block", 4096);
 	ra_fig(df, &c, block, &figs[HD_FIG_READAHEAD_BYTES]);
 	seg_fig(df, &c, &figs[HD_FIG_CACHE_SEGMENTS]);
-	segbytes_fig(df, &c, &figs[HD_FIG_READAHEAD_BYTES], &figs[HD_FIG_CACHE_SEGMENT_BYTES]);
+	segbytes_fig(df, &c, block, &figs[HD_FIG_READAHEAD_BYTES], &figs[HD_FIG_CACHE_SEGMENT_BYTES]);
 	if (hit_line(df, &c, &a, &b) == 0)
 		rovh_fig(df, &c, block, b, &figs[HD_FIG_READ_OVERHEAD]);
 	wc_figs(df, &c, block, a + b * block, &figs[HD_FIG_WRITE_CACHE_BYTES], &figs[HD_FIG_WRITE_OVERHEAD]);

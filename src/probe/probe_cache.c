@@ -87,6 +87,7 @@ struct cx {
 	int64_t hit_lo_ns, hit_hi_ns;	/* a read of block bytes inside this window is a hit */
 	int have_window;
 	int64_t wcached_ns;	/* the first single write (a block), the cached writes' cost; 0: none */
+	uint64_t wsize_on;	/* the largest single write on the cached writes' line */
 };
 
 /*
@@ -226,15 +227,22 @@ static uint64_t grid_at(uint64_t base, int j, int per, uint64_t al)
 	return u < base ? base : u;
 }
 
-/* One read-ahead trial: a block at a fresh place, the idle wait, a block d past it; 1 to stop. */
+/*
+ * One read-ahead trial: a block at a fresh place, the idle wait, a block d
+ * past it; 1 to stop.  The wait is longer by a fraction of a revolution
+ * drawn from the plan: a whole number of revolutions would bring every
+ * trial's second read to the same phase, and a media read that happens to
+ * take a hit's time would do so in every trial at that distance.
+ */
 static int ra_trial(struct cx *c, const char *phase, uint64_t d, int *hit)
 {
 	uint64_t p = cx_place(c, 2 * c->block + d);
+	double u = hd_rng_uniform(&c->s.run.rng);
 	int64_t lat;
 
 	if (cx_timed(c, "ra-first", 0, HD_OP_READ, c->buf, c->block, p, &lat))
 		return 1;
-	cx_idle(c, c->idle_ns);
+	cx_idle(c, c->idle_ns + (int64_t)(u * (double)c->rev_ns));
 	if (cx_timed(c, phase, d, HD_OP_READ, c->buf, c->block, p + c->block + d, &lat))
 		return 1;
 	*hit = lat >= 0 && cx_hit(c, lat);
@@ -247,15 +255,16 @@ static int ra_trial(struct cx *c, const char *phase, uint64_t d, int *hit)
  * hit (two octaves past the reach).  Where the hits do not end in one step
  * (some points hit in some trials only, or a point hits after one that
  * missed: read-ahead that depends on where the read lies on its track),
- * 32 x --reps more trials at distances spread evenly, with a random
- * jitter, up to the grid point after the last hit: their mean, unlike the
+ * 64 x --reps more trials at distances spread evenly, with a random
+ * jitter, up to twice the grid point after the last hit (the grid may have
+ * missed the last hits of a sparse tail): their mean, unlike the
  * grid's, weighs every distance alike.  Returns 1 to stop; *any says
- * whether any read-ahead read hit.
+ * whether some distance hit in most of its trials (read-ahead).
  */
 static int phase_ra(struct cx *c, uint64_t reps, uint64_t max, int *any)
 {
 	int dry = 0, j = -1, gradual = 0, missed = 0, hit;
-	uint64_t prev = UINT64_MAX, last_hit = UINT64_MAX, after = 0;
+	uint64_t prev = UINT64_MAX, after = 0, total = 0, trials = 0;
 
 	*any = 0;
 	for (;; j++) {
@@ -272,25 +281,22 @@ static int phase_ra(struct cx *c, uint64_t reps, uint64_t max, int *any)
 				return 1;
 			hits += hit;
 		}
-		if (hits && hits < reps)
-			gradual = 1;
-		if (hits && missed)
-			gradual = 1;
-		if (!hits && *any)
-			missed = 1;
-		if (hits) {
-			*any = 1;
-			last_hit = d;
+		gradual |= (hits && hits < reps) || (hits && missed);
+		missed |= !hits && total;
+		total += hits;
+		trials += reps;
+		if (hits)
 			after = 0;
-		} else if (last_hit != UINT64_MAX && !after) {
-			after = d;
-		}
+		else if (total && !after)
+			after = 2 * d;
 		dry = hits ? 0 : dry + 1;
 	}
-	if (!gradual || !after)
+	/* Read-ahead: more hits than a media read's chance of taking a hit's time explains. */
+	*any = total >= 3 && total * 20 >= trials;
+	if (!*any || !gradual || !after)
 		return 0;
 	hd_dfw_meta(c->s.w, "readahead_even_range_bytes", "%" PRIu64, after);
-	for (uint64_t i = 0, n = 32 * reps; i < n; i++) {
+	for (uint64_t i = 0, n = 64 * reps; i < n; i++) {
 		double u = ((double)i + hd_rng_uniform(&c->s.run.rng)) / (double)n;
 		uint64_t d = (uint64_t)(u * (double)after) / c->al * c->al;
 
@@ -302,10 +308,13 @@ static int phase_ra(struct cx *c, uint64_t reps, uint64_t max, int *any)
 
 /*
  * k interleaved streams, k = 1, 2, ...: each stream's first block with a
- * pause of a millisecond (read-ahead covers the next blocks, and wraps no
- * segment), then two rounds of each stream's next block.  Where nothing
- * was read ahead, the streams' own blocks are read again instead.  Ends
- * after two k in a row where fewer than half hit.
+ * pause of a millisecond (read-ahead covers the next block, and wraps no
+ * segment), then two rounds of each stream's next block: the first finds
+ * it read ahead, the second still cached, while k is at most the segments;
+ * past them every read misses, and each miss takes the least recently used
+ * segment, the one the stream read next would need.  Where nothing was
+ * read ahead, the streams' own blocks are read again instead.  Ends after
+ * two k in a row where fewer than half hit.
  */
 static int phase_seg(struct cx *c, uint64_t kmax, int readahead)
 {
@@ -328,7 +337,7 @@ static int phase_seg(struct cx *c, uint64_t kmax, int readahead)
 		}
 		for (int round = 1; round <= 2 && !rc; round++)
 			for (uint64_t i = 0; i < k && !rc; i++) {
-				uint64_t off = readahead ? q[i] + (uint64_t)round * c->block : q[i];
+				uint64_t off = readahead ? q[i] + c->block : q[i];
 
 				rc = cx_timed(c, "seg", k, HD_OP_READ, c->buf, c->block, off, &lat);
 				hits += lat >= 0 && cx_hit(c, lat);
@@ -345,10 +354,92 @@ static int phase_seg(struct cx *c, uint64_t kmax, int readahead)
  * once, L from two blocks up at 4 points an octave.  Ends after 4 sizes in
  * a row where the first block missed in every trial.
  */
+#define WINDOW_POINTS 32
+
+/* One window trial: a read of L bytes at a fresh place, then at once a block x past its start; 1 to stop. */
+static int window_trial(struct cx *c, void *big, uint64_t L, uint64_t x, const char *phase, int *hit)
+{
+	uint64_t p = cx_place(c, 2 * L + c->block);
+	int64_t lat;
+
+	if (cx_timed(c, "window-first", x, HD_OP_READ, big, L, p, &lat) ||
+	    cx_timed(c, phase, x, HD_OP_READ, c->buf, c->block, p + x, &lat))
+		return 1;
+	*hit = lat >= 0 && cx_hit(c, lat);
+	return 0;
+}
+
+/*
+ * The window a segment holds right after a read that fills it: a read of L
+ * bytes (twice the first size whose first block did not stay cached, and
+ * at least 256 KiB, so that it crosses a track and its read-ahead is not
+ * cut short by the track's end), then at once one block at a distance x
+ * from the read's start, a fresh place each: WINDOW_POINTS distances
+ * spread evenly over [0, 2L), then as many over the hits' span and a step
+ * either side (window-fine), whose hits count the segment's bytes on
+ * average over places.  The hits span the segment, wherever read-ahead
+ * during the transfer has moved it (a drive whose interface is slower
+ * than its media).
+ */
+static int phase_window(struct cx *c, uint64_t L, uint64_t max)
+{
+	uint64_t step;
+	int hit[WINDOW_POINTS], first = -1, last = -1, h;
+	void *big;
+
+	L = 2 * L > (256u << 10) ? 2 * L : 256u << 10;
+	if (L > max)
+		L = max;
+	L = L / c->sector * c->sector;
+	step = 2 * L / WINDOW_POINTS / c->sector * c->sector;
+	if (!step || 3 * L > c->d->size / 2)
+		return 0;
+	big = hd_buf_alloc(c->d, L);
+	if (!big) {
+		hd_err("%s: out of memory for a %" PRIu64 "-byte read", c->d->path, L);
+		c->s.fatal = 1;
+		return 1;
+	}
+	hd_dfw_meta(c->s.w, "span_window", "read_bytes=%" PRIu64 " step_bytes=%" PRIu64, L, step);
+	for (int i = 0; i < WINDOW_POINTS; i++) {
+		if (window_trial(c, big, L, (uint64_t)i * step, "window", &hit[i]))
+			goto stop;
+		if (hit[i] && first < 0)
+			first = i;
+		if (hit[i])
+			last = i;
+	}
+	if (first < 0)
+		goto done;
+	/* The hits' span and a step either side, again at WINDOW_POINTS distances: their count is the size. */
+	{
+		uint64_t lo = first ? (uint64_t)(first - 1) * step : 0, hi = (uint64_t)(last + 2) * step;
+		uint64_t fine = (hi - lo) / WINDOW_POINTS / c->sector * c->sector;
+
+		if (!fine)
+			fine = c->sector;
+		hd_dfw_meta(c->s.w, "span_window_fine", "from_bytes=%" PRIu64 " step_bytes=%" PRIu64, lo, fine);
+		for (int i = 0; i < WINDOW_POINTS; i++) {
+			uint64_t x = lo + (uint64_t)i * fine;
+
+			if (x + c->block > 2 * L)
+				break;
+			if (window_trial(c, big, L, x, "window-fine", &h))
+				goto stop;
+		}
+	}
+done:
+	hd_buf_free(big, L);
+	return 0;
+stop:
+	hd_buf_free(big, L);
+	return 1;
+}
+
 static int phase_span(struct cx *c, uint64_t reps, uint64_t max)
 {
-	int dry = 0;
-	uint64_t prev = 0;
+	int dry = 0, any = 0;
+	uint64_t prev = 0, first_miss = 0;
 
 	for (int j = 0; dry < 4; j++) {
 		uint64_t L = grid_at(2 * c->block, j, 4, c->al);
@@ -379,8 +470,11 @@ static int phase_span(struct cx *c, uint64_t reps, uint64_t max)
 		}
 		hd_buf_free(big, L);
 		dry = hits ? 0 : dry + 1;
+		any |= hits > 0;
+		if (!hits && any && !first_miss)
+			first_miss = L;
 	}
-	return 0;
+	return first_miss ? phase_window(c, first_miss, max) : 0;
 }
 
 /* Reads at once past a read: one sector to 1 MiB, 6 points an octave. */
@@ -473,6 +567,7 @@ static int phase_wsize(struct cx *c, uint64_t max)
 			above++;
 		} else if (!above) {
 			Lon = L;
+			c->wsize_on = L;
 		}
 		n++;
 	}
@@ -487,9 +582,9 @@ static int phase_wsize(struct cx *c, uint64_t max)
  * the fill ends 256 writes after the first such, or when the region is
  * written.
  */
-static int phase_wfill(struct cx *c, uint64_t span)
+static int phase_wfill(struct cx *c, uint64_t span, int seq, int *run)
 {
-	uint64_t nblk = span / c->block, base, *perm, end = UINT64_MAX;
+	uint64_t wb = seq ? 16 * c->block : c->block, nblk = span / wb, base, *perm, end = UINT64_MAX;
 	unsigned char *region = hd_buf_alloc(c->d, span);
 	int64_t first[8], thr = c->wcached_ns > 0 ? c->wcached_ns * 2 + 500000 : -1;
 	int nf = 0, rc = 0;
@@ -507,20 +602,36 @@ static int phase_wfill(struct cx *c, uint64_t span)
 		rc = cx_io(c, HD_OP_READ, region + o, span - o < (1u << 20) ? span - o : 1u << 20, base + o);
 	for (uint64_t i = 0; i < nblk; i++)
 		perm[i] = i;
-	for (uint64_t i = nblk - 1; i > 0; i--) {
+	for (uint64_t i = nblk - 1; i > 0 && !seq; i--) {
 		uint64_t j = hd_rng_below(&c->s.run.rng, i + 1), t = perm[i];
 
 		perm[i] = perm[j];
 		perm[j] = t;
 	}
-	hd_dfw_meta(c->s.w, "fill_region", "%" PRIu64 " %" PRIu64, base, span);
+	/*
+	 * In order, the head is sent half the device away first: the drive
+	 * cannot write out while the fill lasts, and the count of writes is the
+	 * cache's.
+	 */
+	if (seq && !rc) {
+		uint64_t far = (base + c->d->size / 2) % (c->d->size - c->block) / c->sector * c->sector;
+
+		rc = cx_io(c, HD_OP_READ, c->buf, c->block, far);
+	}
+	hd_dfw_meta(c->s.w, seq ? "fill_region_sequential" : "fill_region", "%" PRIu64 " %" PRIu64, base, span);
+	*run = 0;
 	for (uint64_t i = 0; i < nblk && !rc && i < end; i++) {
-		uint64_t off = perm[i] * c->block;
+		uint64_t off = perm[i] * wb;
 		int64_t lat;
 
-		rc = cx_timed(c, "wfill", i, HD_OP_WRITE, region + off, c->block, base + off, &lat);
+		rc = cx_timed(c, seq ? "wseq" : "wfill", i, HD_OP_WRITE, region + off, wb, base + off, &lat);
 		if (lat < 0)
 			continue;
+		if (end == UINT64_MAX && c->wcached_ns > 0 && lat <= c->wcached_ns * 3 / 2 + 200000)
+			(*run)++;
+		/* In order, each write is 16 blocks: its cost is the sixteen's, the threshold set by the first. */
+		if (seq && i == 0)
+			thr = lat * 3 / 2 + 200000;
 		if (thr < 0 && nf < 8) {
 			first[nf++] = lat;
 			if (nf == 8) {
@@ -540,7 +651,8 @@ static int cache_run(void *vo)
 {
 	struct hd_cache_opts o = *(const struct hd_cache_opts *)vo;
 	struct cx c;
-	int ex, any0 = 0, stop;
+	int ex, any0 = 0, stop, run = 0;
+	uint64_t region;
 
 	memset(&c, 0, sizeof(c));
 	ex = hd_session_begin(&c.s, "cache", &o.c, o.c.write_ok, "cache.tsv");
@@ -600,7 +712,26 @@ static int cache_run(void *vo)
 	stop = stop || phase_mtbrc(&c);
 	if (o.c.write_ok) {
 		stop = stop || phase_wsize(&c, o.span);
-		stop = stop || phase_wfill(&c, o.span);
+		/*
+		 * The region: four times the largest single write the cache took
+		 * (a write-back cache takes about its size in one), at least 4 MiB,
+		 * at most --span; reading it costs a fill's worth of time.
+		 */
+		region = 4 * c.wsize_on > (4u << 20) ? 4 * c.wsize_on : 4u << 20;
+		region = (region < o.span ? region : o.span) / (16 * o.block) * (16 * o.block);
+		if (!region)
+			region = o.span;
+		stop = stop || phase_wfill(&c, region, 0, &run);
+		/*
+		 * Random writes that waited from the second on: a cache that writes
+		 * its segment out before it takes a write elsewhere.  It may still
+		 * take a sequential stream faster than the media, written out as it
+		 * comes: filled in order, after a wait for what the first fill left.
+		 */
+		if (!stop && run < 8) {
+			cx_idle(&c, c.idle_ns);
+			stop = phase_wfill(&c, region, 1, &run);
+		}
 	}
 	ex = hd_session_end(&c.s, "phase x offset_bytes len_bytes latency_ms op class", !stop);
 	hd_buf_free(c.buf, 4 * o.block);

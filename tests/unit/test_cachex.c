@@ -1,7 +1,8 @@
 /*
  * The cache probe's figures against the model's truth: every preset, and
  * two DiskSim models imported from ../shared (skipped without it), is
- * probed in-process (hddscope cache --write, defaults, seed 1), its rows
+ * probed in-process (hddscope cache --write, defaults, seed 1 or
+ * CACHEX_SEED), its rows
  * fitted (hd_fit_cache_figs), and each figure compared with the number
  * computed here from the model file:
  *  - cache_segments: the read segments (cache_segments, one fewer with a
@@ -194,7 +195,8 @@ START_TEST(test_target)
 	}
 	snprintf(out, sizeof(out), "cache-%s.tsv", t->name);
 	path = tu_path(out);
-	ck_assert_int_eq(tu_runv(hd_cmd_cache, "cache", "-q", "--write", "-o", path, spec, NULL), 0);
+	ck_assert_int_eq(tu_runv(hd_cmd_cache, "cache", "-q", "--write", "--seed",
+				 getenv("CACHEX_SEED") ? getenv("CACHEX_SEED") : "1", "-o", path, spec, NULL), 0);
 	df = tu_read(path);
 	ck_assert_msg(hd_sim_model_load(spec + 4, &m, err, sizeof(err)) == 0, "%s", err);
 	for (int i = 0; i < HD_FIG_N; i++)
