@@ -88,6 +88,7 @@ struct cx {
 	int have_window;
 	int64_t wcached_ns;	/* the first single write (a block), the cached writes' cost; 0: none */
 	uint64_t wsize_on;	/* the largest single write on the cached writes' line */
+	uint64_t planned;	/* about the accesses the run will time, for the progress line */
 };
 
 /*
@@ -155,7 +156,7 @@ static int cx_timed(struct cx *c, const char *phase, uint64_t x, enum hd_op op, 
 	hd_put_ms(c->s.rows, rc ? 0 : ns);
 	fprintf(c->s.rows, "\t%s\t%s\n", hd_op_name(op), hd_class_name(cls));
 	*lat = rc ? -1 : ns;
-	hd_run_progress(&c->s.run, c->s.nrows, c->s.nrows + 1);
+	hd_run_progress(&c->s.run, c->s.nrows, c->s.nrows < c->planned ? c->planned : c->s.nrows + 1);
 	return hd_session_stop(&c->s);
 }
 
@@ -524,6 +525,7 @@ static int phase_wsize(struct cx *c, uint64_t max)
 	for (int j = 0; above < 3; j++) {
 		uint64_t L = grid_at(c->block, j, 4, c->sector), p;
 		int64_t lat, rl = 0;
+		int rr;
 		void *big;
 
 		/* Past the first size off the line, a write beyond it tells no more: 8 times at most. */
@@ -540,8 +542,10 @@ static int phase_wsize(struct cx *c, uint64_t max)
 		}
 		p = cx_place(c, L);
 		/* The read is the data-preserving one: the write puts back exactly its bytes. */
-		if (hd_dev_timed(c->d, HD_OP_READ, big, L, p, &rl) != 0) {
-			hd_run_account(&c->s.run, -EIO, HD_OP_READ, p);
+		rr = hd_dev_timed(c->d, HD_OP_READ, big, L, p, &rl);
+		if (rr) {
+			if (hd_run_account(&c->s.run, rr, HD_OP_READ, p))
+				c->s.fatal = 1;
 			hd_buf_free(big, L);
 			if (hd_session_stop(&c->s))
 				return 1;
@@ -696,7 +700,12 @@ static int cache_run(void *vo)
 		    o.block, o.reps, o.streams, (double)c.idle_ns / 1e6, o.max_reach, o.span,
 		    o.c.write_ok ? "read,write" : "read", o.c.seed);
 	hd_dfw_meta(c.s.w, "sector_probe_bytes", "%" PRIu64, c.sector);
-	hd_dfw_meta(c.s.w, "phase", "not randomised: each trial reads a fresh place drawn from the plan");
+	hd_dfw_meta(c.s.w, "phase", "random by placement (every trial reads a fresh place drawn from the plan); the "
+		    "read-ahead trials' idle wait is longer by a fraction of a revolution drawn from the plan");
+	/* Read-ahead, streams, sizes, window, mtbrc; the writes: a rough count for the progress line. */
+	c.planned = 48 + o.reps * 120 + 300 + 40 * o.reps + 140 + 140 + (o.c.write_ok ? 700 : 0);
+	/* The count is a guess: an interrupted run says how many it kept, not of how many. */
+	c.s.timed = 1;
 	hd_session_calibrate(&c.s, c.buf, o.block);
 	stop = hd_session_stop(&c.s) || phase_hit(&c);
 	if (!c.have_window && !stop) {
