@@ -214,13 +214,15 @@ static double est_zone(int q, int w, double acc, double rate)
 static double est_cache(int q, int w, double acc, double rate)
 {
 	/*
-	 * Read-ahead and span trials: two accesses and an idle wait of about
-	 * 40 ms each, 100 of them (30 with --quick); the streams about 300
-	 * accesses; the fill reads its region and writes a few thousand blocks.
+	 * Read-ahead trials: two accesses and an idle wait of about five
+	 * revolutions each, 60 per --reps (3, or 1 with --quick); the streams
+	 * about 300 accesses, the segment's sizes and window and the reads
+	 * past a read about 240 more; the write-cache part some 300 accesses
+	 * and a region of a few MiB read.
 	 */
-	double reads = (q ? 30 : 100) * (2 * acc + 0.04) + 300 * acc + 70 * 2 * acc;
+	double reads = (q ? 1 : 3) * 60 * (2 * acc + 0.042) + 540 * acc;
 
-	return reads + (w ? (q ? 16 << 20 : 64 << 20) / rate + 2.0 : 0);
+	return reads + (w ? (double)(8 << 20) / rate + 300 * acc : 0);
 }
 
 static const struct step steps[] = {
