@@ -134,6 +134,16 @@ void hd_fit_json(struct hd_json *j, const char *key, const struct hd_fit_result 
  */
 int hd_fit_update_summary(const char *dir, char *err, size_t errlen);
 
+/*
+ * The cache probe's figures from its data file (test: cache): the slots
+ * cache_segments, cache_segment_bytes, readahead_bytes, write_cache_bytes,
+ * read_overhead_ms and write_overhead_ms of fig (HD_FIG_N entries), each
+ * left as it is where the rows do not show it.  0, or -1 when df is not a
+ * cache file.
+ */
+struct hd_df;
+int hd_fit_cache_figs(const struct hd_df *df, struct hd_fit_fig *fig);
+
 /* hddscope fit DIR [--drive-out FILE.drive] */
 int hd_cmd_fit(int argc, char **argv);
 

@@ -104,6 +104,14 @@ struct hd_zone_opts {
 	uint64_t points, size, chunk;
 };
 
+struct hd_cache_opts {
+	struct hd_common c;
+	uint64_t block, reps, streams, max_reach, span;
+	int64_t idle_ns;
+	int have_idle;
+};
+
+extern const struct hd_probe hd_probe_cache;
 extern const struct hd_probe hd_probe_seek, hd_probe_response, hd_probe_media, hd_probe_queue,
 	hd_probe_interval, hd_probe_bench, hd_probe_zone;
 

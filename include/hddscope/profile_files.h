@@ -19,6 +19,7 @@ enum hd_profile_file_id {
 	HD_PF_BENCH,
 	HD_PF_ZONE,
 	HD_PF_INTERVAL_READ,
+	HD_PF_CACHE,
 	HD_PF_COUNT
 };
 

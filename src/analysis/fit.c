@@ -240,6 +240,14 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	fit_datasheet(f);
 	fit_read_ahead(f, in);
 	fit_write_cache(f, in);
+	hd_fit_cache_figs(in->cache, f->fig);
+	/* Where nothing else told, the cache probe's figures say whether there is a cache at all. */
+	if (f->ra < 0 && isfinite(f->fig[HD_FIG_READAHEAD_BYTES].value))
+		f->ra = f->fig[HD_FIG_READAHEAD_BYTES].value > 0;
+	if (f->wc < 0 && isfinite(f->fig[HD_FIG_WRITE_CACHE_BYTES].value)) {
+		f->wc = f->fig[HD_FIG_WRITE_CACHE_BYTES].value > 0;
+		f->wc_method = "the cache probe's write-cache figure (0: writes through)";
+	}
 	return 0;
 }
 

@@ -17,7 +17,7 @@
 struct inputs {
 	struct hd_df *df[MAX_FILES];
 	size_t n;
-	const struct hd_df *seek, *resp, *interval, *interval_read, *zone, *queue, *qreq;
+	const struct hd_df *seek, *resp, *interval, *interval_read, *zone, *queue, *qreq, *cache;
 };
 
 /* A sample: signed distance and latency (ms); start is the response's start_bytes. */

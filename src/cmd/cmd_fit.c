@@ -114,6 +114,12 @@ static void print_fit(const char *dir, const struct hd_fit_result *fit)
 	put_header(fit->read_ahead_header);
 	printf("%-22s %s", "write cache", onoff(fit->write_cache));
 	put_header(fit->write_cache_header);
+	put_fig(fit, HD_FIG_READ_OVERHEAD, "read overhead", "ms");
+	put_fig(fit, HD_FIG_WRITE_OVERHEAD, "write overhead", "ms");
+	put_fig(fit, HD_FIG_CACHE_SEGMENTS, "cache segments", "");
+	put_fig(fit, HD_FIG_CACHE_SEGMENT_BYTES, "cache segment", "bytes");
+	put_fig(fit, HD_FIG_READAHEAD_BYTES, "read-ahead extent", "bytes");
+	put_fig(fit, HD_FIG_WRITE_CACHE_BYTES, "write cache size", "bytes");
 	if (fit->have_zones)
 		printf("%-22s %.2f MB/s outer, %.2f MB/s inner, %zu steps\n", "zones", fit->zones_outer_mb_s,
 		       fit->zones_inner_mb_s, fit->nzones);

@@ -143,6 +143,16 @@ static void fill_zone(void *vo, int quick)
 		o->points = 30;
 }
 
+static void fill_cache(void *vo, int quick)
+{
+	struct hd_cache_opts *o = vo;
+
+	if (quick) {
+		o->reps = 1;
+		o->span = 16 << 20;
+	}
+}
+
 /* Room for any probe's options. */
 union probe_opts {
 	struct hd_common c;
@@ -153,6 +163,7 @@ union probe_opts {
 	struct hd_interval_opts interval;
 	struct hd_bench_opts bench;
 	struct hd_zone_opts zone;
+	struct hd_cache_opts cache;
 };
 
 /*
@@ -228,6 +239,20 @@ static double est_zone(int q, int w, double acc, double rate)
 	return points * (acc + (double)(9 << 20) / rate);
 }
 
+static double est_cache(int q, int w, double acc, double rate)
+{
+	/*
+	 * Read-ahead trials: two accesses and an idle wait of about five
+	 * revolutions each, 60 per --reps (3, or 1 with --quick); the streams
+	 * about 300 accesses, the segment's sizes and window and the reads
+	 * past a read about 240 more; the write-cache part some 300 accesses
+	 * and a region of a few MiB read.
+	 */
+	double reads = (q ? 1 : 3) * 60 * (2 * acc + 0.042) + 540 * acc;
+
+	return reads + (w ? (double)(8 << 20) / rate + 300 * acc : 0);
+}
+
 static const struct step steps[] = {
 	{ HD_PF_SEEK_READ, &hd_probe_seek, 0, 0, 0, fill_seek_read, est_seek_read },
 	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 1, fill_seek_write, est_seek_write },
@@ -238,6 +263,7 @@ static const struct step steps[] = {
 	{ HD_PF_BENCH, &hd_probe_bench, 0, 1, 0, fill_bench, est_bench },
 	{ HD_PF_ZONE, &hd_probe_zone, 0, 0, 0, fill_zone, est_zone },
 	{ HD_PF_INTERVAL_READ, &hd_probe_interval, 0, 0, 0, fill_interval_read, est_interval_read },
+	{ HD_PF_CACHE, &hd_probe_cache, 0, 1, 0, fill_cache, est_cache },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
@@ -289,10 +315,11 @@ static const struct hd_cmdspec profile_spec = {
 	.name = "profile",
 	.intro = "Usage: hddscope profile [OPTIONS] [DEVICE] -o DIR\n"
 		 "\n"
-		 "Run every probe that applies (seek, response, media, queue, bench, zone;\n"
-		 "with --write also the write probes: seek writes, response writes (--sync, so\n"
-		 "that they time the mechanics rather than the write cache), interval,\n"
-		 "sequential and random writes), write their data files into DIR, draw every\n"
+		 "Run every probe that applies (seek, response, media, queue, bench, zone,\n"
+		 "cache; with --write also the write probes: seek writes, response writes\n"
+		 "(--sync, so that they time the mechanics rather than the write cache),\n"
+		 "interval, sequential and random writes, the cache probe's write-cache fill),\n"
+		 "write their data files into DIR, draw every\n"
 		 "chart into DIR/charts/, and write DIR/summary.json.  Prints an estimate of\n"
 		 "the drive time before it starts and the time taken at the end (for a\n"
 		 "simulated drive: the simulated drive time and the CPU time).\n"

@@ -1,0 +1,52 @@
+# The cache probe: left, read-ahead (a read after an idle wait at a distance past
+# the one before: hits while inside the prefetched data); right, interleaved
+# streams (hits while there are no more streams than read segments).
+#   gnuplot -c plots/cache.gp DATA.tsv OUT.png|OUT.svg
+if (ARGC < 2) { print "usage: gnuplot -c cache.gp DATA.tsv OUT.png"; exit status 1 }
+DATA = ARG1
+OUT = ARG2
+DIR = system(sprintf("dirname '%s'", ARG0))
+load DIR . "/common.gp"
+
+# The rows of one phase, split by class: "cache" or anything else.
+rows(p, hit) = sprintf("< awk -F'\t' '!/^#/ && $1 == \"%s\" && (($7 == \"cache\") == %d)' '%s'", p, hit, DATA)
+# Rows of a phase and class; a class without rows would leave gnuplot with no
+# data: a point below the axes stands in, and a phase without rows at all gets
+# an empty panel that says so.
+count(p, hit) = system(sprintf("awk -F'\t' '!/^#/ && $1 == \"%s\" && (($7 == \"cache\") == %d) { n++ } END { print n + 0 }' '%s'", p, hit, DATA)) + 0
+src(p, hit) = count(p, hit) == 0 ? "< printf '%s\t1e-9\t0\t0\t1e-9\n' x" : rows(p, hit)
+
+set datafile separator "\t"
+set multiplot layout 1,2 title sprintf("%s: cache, %s accesses%s", drive, hdr("samples"), partial) noenhanced
+set key inside top left
+set title "read-ahead: a read after an idle wait, d past the one before"
+set xlabel "d + one block (KiB, log)"
+set ylabel "latency (ms, log)"
+set logscale xy
+set xrange [1:*]
+set yrange [0.01:*]
+if (count("ra", 0) + count("ra", 1) == 0) {
+    set label 1 "no read-ahead rows" at graph 0.5, graph 0.5 center
+    set xrange [1:1024]
+    set yrange [0.01:100]
+    plot NaN notitle
+    unset label 1
+} else {
+    plot src("ra", 0) using (($2 + $4) / 1024):5 with points pt 7 ps 0.5 lc rgb "#d62728" title "media", \
+         src("ra", 1) using (($2 + $4) / 1024):5 with points pt 7 ps 0.5 lc rgb "#1f77b4" title "cache hit"
+}
+unset logscale
+set title "interleaved sequential streams"
+set xlabel "streams read round-robin"
+set xrange [0:*]
+set yrange [0:*]
+if (count("seg", 0) + count("seg", 1) == 0) {
+    set label 1 "no stream rows" at graph 0.5, graph 0.5 center
+    set xrange [0:10]
+    set yrange [0:10]
+    plot NaN notitle
+} else {
+    plot src("seg", 0) using 2:5 with points pt 7 ps 0.5 lc rgb "#d62728" title "media", \
+         src("seg", 1) using 2:5 with points pt 7 ps 0.5 lc rgb "#1f77b4" title "cache hit"
+}
+unset multiplot
