@@ -107,14 +107,17 @@ struct hd_sim {
 	uint64_t ra_next, ra_limit;	/* next sector to read, where to stop */
 	uint64_t ra_min;		/* read-ahead not to be interrupted before this sector */
 	/*
-	 * The read the stream's segment owes the host: sectors [own_a, own_b),
-	 * crossing the interface one every own_xs ns from own_x0 on, until
-	 * own_until (its completion).  Until then read-ahead may not put a
-	 * sector a segment or more past the next one to be sent.
+	 * The read the segments owe the host: sectors [own_a, own_b), until
+	 * own_until (its completion).  Until then the buffer holds no sector
+	 * a segment or more past the next one to be sent (own_sent).  Its
+	 * first own_lin sectors cross the interface one every own_xs ns from
+	 * own_x0 on; when the later ones up to own_rec had crossed, sent[]
+	 * says (the last seg_sectors of them, by index from own_a).
 	 */
-	uint64_t own_a, own_b;
+	uint64_t own_a, own_b, own_lin, own_rec;
 	int64_t own_x0, own_until;
 	double own_xs;
+	uint32_t own_seg;		/* the segment that holds it */
 	int64_t ra_t;			/* when sector ra_next starts under the head */
 	int64_t ra_idle;		/* the head has waited since then for sector ra_next (0: it is reading) */
 	int64_t wait0;			/* the last media access's rotational wait on its first track */
@@ -123,7 +126,7 @@ struct hd_sim {
 	uint32_t ra_seg;
 	int pipe_on;			/* a read's host transfer is being counted (pipe_begin) */
 	uint64_t pipe_wait, pipe_held;	/* sectors to come before it starts, and those come so far */
-	double *sent;			/* media_window: when each of the last seg_sectors sectors had crossed */
+	double *sent;			/* a ring of seg_sectors: see own_a */
 	double pipe_done;		/* when what has come off the platter so far has crossed */
 
 	/* write-back cache: a ring of extents waiting to be destaged, oldest first */
@@ -493,6 +496,8 @@ static void pipe_begin(struct hd_sim *s, int64_t x0, uint64_t c)
 	s->pipe_on = 1;
 	s->pipe_wait = s->pipe_held = 0;
 	s->pipe_done = (double)x0 + (double)c * (double)s->sb * s->iface_ns_per_byte;
+	s->own_x0 = x0;
+	s->own_lin = s->own_rec = c;
 }
 
 /*
@@ -509,36 +514,38 @@ static void pipe_begin_miss(struct hd_sim *s, uint64_t n)
 	s->pipe_wait = w > 1 ? w : 1;
 }
 
-static void pipe_run(struct hd_sim *s, int64_t t, double st, uint64_t k)
+/* The next sector of the read is in the buffer at time in: when it crosses, recorded in sent[]. */
+static void pipe_sector(struct hd_sim *s, double in)
 {
-	double xs = (double)s->sb * s->iface_ns_per_byte, d, u;
+	double xs = (double)s->sb * s->iface_ns_per_byte, d = s->pipe_done > in ? s->pipe_done : in;
+	uint64_t q, n = 1;
 
-	if (!s->pipe_on || !k)
-		return;
 	if (s->pipe_wait) {
 		/* The sectors pile up in the buffer until the watermark's is in. */
-		double tw;
-
-		if (k < s->pipe_wait) {
-			s->pipe_wait -= k;
-			s->pipe_held += k;
+		s->pipe_held++;
+		if (--s->pipe_wait)
 			return;
-		}
-		tw = (double)t + (double)s->pipe_wait * st;
-		s->pipe_done = (s->pipe_done > tw ? s->pipe_done : tw) + (double)(s->pipe_held + s->pipe_wait) * xs;
-		t += rnd((double)s->pipe_wait * st);
-		k -= s->pipe_wait;
-		s->pipe_wait = s->pipe_held = 0;
-		if (!k)
-			return;
+		n = s->pipe_held;
+		s->pipe_held = 0;
 	}
-	/* Sector j of the run arrives at t + j st and crosses after it and after sector j - 1. */
-	d = s->pipe_done + (double)k * xs;
-	if ((u = (double)t + st + (double)k * xs) > d)
-		d = u;
-	if ((u = (double)t + (double)k * st + xs) > d)
-		d = u;
+	for (q = 0; q < n; q++) {
+		d += xs;
+		if (s->sent)
+			s->sent[(s->own_rec + q) % s->seg_sectors] = d;
+	}
+	s->own_rec += n;
 	s->pipe_done = d;
+}
+
+/* A run of k sectors off the platter, the first ending at t + st. */
+static void pipe_run(struct hd_sim *s, int64_t t, double st, uint64_t k)
+{
+	uint64_t i;
+
+	if (!s->pipe_on)
+		return;
+	for (i = 1; i <= k; i++)
+		pipe_sector(s, (double)t + (double)i * st);
 }
 
 static int64_t pipe_end(struct hd_sim *s, int64_t x0, size_t len)
@@ -640,46 +647,53 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 	return lim < m->sectors ? lim : m->sectors;
 }
 
+/* When sector own_a + j of the read the segments owe the host has crossed the interface. */
+static int64_t own_sent(const struct hd_sim *s, uint64_t j)
+{
+	if (j >= s->own_b - s->own_a)
+		return s->own_until;
+	if (j < s->own_lin || j >= s->own_rec || j + s->seg_sectors < s->own_rec || !s->sent)
+		return s->own_x0 + rnd((double)(j + 1) * s->own_xs);
+	return (int64_t)ceil(s->sent[j % s->seg_sectors] - 0.5);
+}
+
 /*
- * The segment owes the host the read [own_a, own_b) until own_until: a
+ * The segments owe the host the read [own_a, own_b) until own_until: a
  * sector of read-ahead whose pass under the head begins at t may go into
  * the segment only if it lies less than a segment past the next sector
  * to be sent then (DiskSim's buffer: data not yet sent is never pushed
  * out).  Of the *k sectors from ra_next on, starting under the head at
  * ra_t, one every st ns, how many may be read in a row: *k is cut to
- * them.  Returns ra_t when the first may be read, else the earliest time
- * it may (INT64_MAX: not before the read completes, which is not known
- * yet).
+ * them (to a segment at most while the read is owed, so that what its
+ * sectors wait for has been recorded).  Returns ra_t when the first may
+ * be read, else the earliest time it may (INT64_MAX: not before the read
+ * completes, which is not known yet).
  */
 static int64_t stream_room(const struct hd_sim *s, double st, uint64_t *k)
 {
-	uint64_t x = s->ra_next, i, n = *k;
+	uint64_t x = s->ra_next, i, n = *k, seg = s->seg_sectors;
 
-	if (s->own_until <= s->ra_t || x + n <= s->own_a + s->seg_sectors)
+	if (s->own_until <= s->ra_t || s->own_seg != s->ra_seg || x + n <= s->own_a + seg)
 		return s->ra_t;
+	if (n > seg)
+		n = seg;
 	for (i = 0; i < n; i++) {
 		int64_t t = s->ra_t + rnd((double)i * st);
-		uint64_t sent;
 
 		if (t >= s->own_until)
 			break;
-		sent = t <= s->own_x0 ? 0 : (uint64_t)((double)(t - s->own_x0) / s->own_xs);
-		if (sent > s->own_b - s->own_a)
-			sent = s->own_b - s->own_a;
-		if (x + i >= s->own_a + sent + s->seg_sectors)
+		if (x + i >= s->own_a + seg && t < own_sent(s, x + i - seg - s->own_a))
 			break;
 	}
 	if (i) {
 		*k = i;
 		return s->ra_t;
 	}
-	/* Room for sector x once own_a + sent + seg > x, or once the read has completed. */
-	if (x < s->own_b + s->seg_sectors) {
-		int64_t need = s->own_x0 + rnd((double)(x + 1 - s->seg_sectors - s->own_a) * s->own_xs);
+	{
+		int64_t need = own_sent(s, x - seg - s->own_a);
 
 		return need < s->own_until ? need : s->own_until;
 	}
-	return s->own_until;
 }
 
 /*
@@ -798,13 +812,15 @@ static void stream_start(struct hd_sim *s, uint32_t i, uint64_t next, uint64_t l
  * from x0 on, a sector at a time, until its completion at until: read-ahead
  * may not push out what the host has yet to take (stream_room).
  */
-static void stream_owner(struct hd_sim *s, uint64_t a, uint64_t b, int64_t x0, int64_t until)
+static void stream_owner(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b, int64_t x0, int64_t until)
 {
+	s->own_seg = i;
 	s->own_a = a;
 	s->own_b = b;
 	s->own_x0 = x0;
 	s->own_xs = (double)s->sb * s->iface_ns_per_byte;
 	s->own_until = until;
+	s->own_lin = s->own_rec = b - a;
 }
 
 /*
@@ -1271,65 +1287,56 @@ static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
 }
 
 /*
- * A media read of [lba, lba + n), larger than a segment, from t on, with
- * its host transfer counted (pipe_begin_miss): the buffer holds at most a
- * segment of it that the host has yet to take, so sector j may be read
- * only once sector j - segment has crossed the interface; until then it
- * passes unread and the head waits on the track for it to come round
- * again (DiskSim's buffer).  Sector by sector; returns the time the last
- * one has passed under the head, *first the time the first began to.
+ * The media read of [lba, lba + n) of the read the segments owe the host
+ * (stream_owner; the sectors before lba in the buffer already), larger
+ * than a segment, from t on, with its host transfer counted (pipe_begin):
+ * the buffer holds at most a segment of it that the host has yet to take,
+ * so its sector j may be read only once sector j - segment has crossed the
+ * interface; until then it passes unread and the head waits on the track
+ * for it to come round again (DiskSim's buffer).  Sector by sector;
+ * returns the time the last one has passed under the head, *first (if not
+ * NULL) the time the first began to.
  */
 static int64_t media_window(struct hd_sim *s, uint64_t lba, uint64_t n, int64_t t, int64_t *first)
 {
 	const struct hd_sim_model *m = s->m;
-	double xs = (double)s->sb * s->iface_ns_per_byte, done = s->pipe_done, tt = 0;
-	uint64_t j = 0, seg = s->seg_sectors, w = s->pipe_wait ? s->pipe_wait : 1;
+	uint64_t j = lba - s->own_a, end = j + n, seg = s->seg_sectors;
 	struct hd_sim_loc l;
+	double tt;
 
 	locate(s, lba, &l);
-	while (j < n) {
-		uint64_t k = l.run < n - j ? l.run : n - j, i;
+	while (j < end) {
+		uint64_t k = l.run < end - j ? l.run : end - j, i;
 		double st = s->rev_ns / l.z->spt;
 
 		t += rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 1, &s->rng));
 		s->cyl = l.cyl;
 		s->surf = l.surf;
-		if (!j) {
+		if (j == lba - s->own_a) {
 			int64_t arrive = t;
 
 			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
 			s->wait0 = t - arrive;
-			*first = t;
+			if (first)
+				*first = t;
 		} else {
 			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
 		}
 		for (tt = (double)t, i = 0; i < k; i++, j++) {
 			/* Room for sector j once sector j - seg has crossed. */
-			if (j >= seg && tt < s->sent[(j - seg) % seg])
-				tt += ceil((s->sent[(j - seg) % seg] - tt) / s->rev_ns) * s->rev_ns;
-			tt += st;
-			if (j + 1 < w) {
-				s->sent[j % seg] = tt;	/* in, not yet sent: filled in once the watermark is in */
-				continue;
-			}
-			if (j + 1 == w) {
-				/* The watermark's sector is in: the transfer starts. */
-				uint64_t q;
+			if (j >= seg) {
+				double need = (double)own_sent(s, j - seg);
 
-				done = done > tt ? done : tt;
-				for (q = 0; q < w; q++)
-					s->sent[q % seg] = done += xs;
-				continue;
+				if (tt < need)
+					tt += ceil((need - tt) / s->rev_ns) * s->rev_ns;
 			}
-			done = (done > tt ? done : tt) + xs;
-			s->sent[j % seg] = done;
+			tt += st;
+			pipe_sector(s, tt);
 		}
 		t = rnd(tt);
-		if (j < n)
+		if (j < end)
 			hd_sim_next_track(m, &l);
 	}
-	s->pipe_done = done;
-	s->pipe_wait = s->pipe_held = 0;
 	s->media_next = lba + n;
 	s->media_end = t;
 	return t;
@@ -1366,8 +1373,12 @@ static int64_t partial_read(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b
 	t = wc_before_media(s, t0);
 	if (t < s->free_at)
 		t = s->free_at;
+	stream_owner(s, i, a, b, x0, INT64_MAX);
 	pipe_begin(s, x0, e - a);
-	t = media(s, e, b - e, 0, reselect(s, e, t), DATA_HERE, 0, NULL);
+	if (b - a > s->seg_sectors)
+		t = media_window(s, e, b - e, reselect(s, e, t), NULL);
+	else
+		t = media(s, e, b - e, 0, reselect(s, e, t), DATA_HERE, 0, NULL);
 	s->free_at = t;
 	g->end = b;
 	seg_trim(s, g);
@@ -1392,8 +1403,7 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 			stream_stop(s, ts);
 		if (h > 0) {
 			hit_readahead(s, (uint32_t)h - 1, a, b, t);
-			if (s->ra_on && s->ra_seg == (uint32_t)h - 1)
-				stream_owner(s, a, b, t - iface_ns(s, len), t + s->compl_ns[0]);
+			stream_owner(s, (uint32_t)h - 1, a, b, t - iface_ns(s, len), t + s->compl_ns[0]);
 		}
 		return t + s->compl_ns[0];
 	}
@@ -1413,16 +1423,16 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		int64_t x0 = s->m->read_partial_hits && a < s->segs[s->ra_seg].end ?
 			     ts + s->rhit_ns[lw] + s->prep_ns : t0;
 
-		stream_owner(s, a, b, x0, INT64_MAX);
+		stream_owner(s, s->ra_seg, a, b, x0, INT64_MAX);
 		t = stream_continue(s, a, b, t0, x0, len);
-		stream_owner(s, a, b, x0, t + s->compl_ns[0]);
+		s->own_until = t + s->compl_ns[0];
 		return t + s->compl_ns[0];
 	}
 	if (s->m->read_partial_hits && (h = partial_hit(s, a, b)) > 0) {
 		int64_t x0 = ts + s->rhit_ns[lw] + s->prep_ns;
 
 		t = partial_read(s, (uint32_t)h - 1, a, b, ts, t0, x0, len);
-		stream_owner(s, a, b, x0, t + s->compl_ns[0]);
+		s->own_until = t + s->compl_ns[0];
 		return t + s->compl_ns[0];
 	}
 	/* Read-ahead goes on through the command overhead (readahead_preempt: it stops at the arrival). */
@@ -1430,6 +1440,7 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 	t = wc_before_media(s, t0);
 	if (t < s->free_at)
 		t = s->free_at;
+	stream_owner(s, UINT32_MAX, a, b, 0, INT64_MAX);
 	pipe_begin_miss(s, b - a);
 	if (s->nsegs && b - a > s->seg_sectors)
 		t = media_window(s, a, b - a, reselect(s, a, t), &first);
@@ -1438,7 +1449,9 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 	s->free_at = t;
 	seg_fill(s, a, b, t, s->wait0);
 	t = pipe_end(s, first, len);
-	stream_owner(s, a, b, t - iface_ns(s, len), t + s->compl_ns[0]);
+	/* The read-ahead seg_fill started is on the segment that holds the read. */
+	s->own_seg = s->ra_seg;
+	s->own_until = t + s->compl_ns[0];
 	return t + s->compl_ns[0];
 }
 
