@@ -768,18 +768,15 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
  * Stop the read-ahead at t, once its minimum is read: the mechanism is
  * free from the end of the sector (or switch) it was on.
  */
-static void stream_stop(struct hd_sim *s, int64_t t)
+/*
+ * The read-ahead, run up to t, ends there: the mechanism is free from the
+ * end of the sector (or switch) it was on, and a head waiting for its next
+ * sector to come round (or for room in the segment) at once, or once it is
+ * on the track.
+ */
+static void stream_halt(struct hd_sim *s, int64_t t)
 {
-	if (!s->ra_on)
-		return;
-	stream_run(s, t, UINT64_MAX);
-	if (s->ra_next < s->ra_min)
-		stream_run(s, INT64_MAX, s->ra_min);
 	s->ra_on = 0;
-	/*
-	 * A head waiting for its next sector to come round (or for room in the
-	 * segment) is free at once, or once it is on the track.
-	 */
 	if (s->ra_idle && s->ra_t > t) {
 		int64_t f = s->ra_idle > t ? s->ra_idle : t;
 
@@ -789,6 +786,16 @@ static void stream_stop(struct hd_sim *s, int64_t t)
 		s->free_at = s->ra_t;
 	}
 	s->ra_idle = 0;
+}
+
+static void stream_stop(struct hd_sim *s, int64_t t)
+{
+	if (!s->ra_on)
+		return;
+	stream_run(s, t, UINT64_MAX);
+	if (s->ra_next < s->ra_min)
+		stream_run(s, INT64_MAX, s->ra_min);
+	stream_halt(s, t);
 }
 
 /* Start read-ahead into segment i from sector next, where the head is at t (fresh: not there yet). */
@@ -854,17 +861,15 @@ static int read_hit(struct hd_sim *s, uint64_t a, uint64_t b)
 	return s->dn && dirty_covers(s, a, b) ? -1 : 0;
 }
 
-static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b)
+/* A write of [a, b) arriving at t drops what the read cache holds of it, and the read-ahead into it. */
+static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
 {
 	uint32_t i;
 
 	for (i = 0; i < s->nsegs; i++)
 		if (s->segs[i].start < b && a < s->segs[i].end) {
-			if (s->ra_on && s->ra_seg == i) {
-				s->ra_on = 0;
-				if (s->free_at < s->ra_t)
-					s->free_at = s->ra_t;
-			}
+			if (s->ra_on && s->ra_seg == i)
+				stream_halt(s, t);
 			s->segs[i].start = s->segs[i].end = 0;
 		}
 }
@@ -1566,7 +1571,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	} else {
 		if ((*result = data_write(s, buf, off, len)))
 			return ts;
-		seg_invalidate(s, a, b);
+		seg_invalidate(s, a, b, ts);
 		t = serve_write(s, len, off, a, b, ts, hit);
 	}
 	s->last_write = op == HD_OP_WRITE;

@@ -679,6 +679,28 @@ START_TEST(test_read_segment_window)
 END_TEST
 
 /*
+ * A read-ahead that found no room in the segment waits on the track for
+ * its sector to come round; whatever stops it, the head is free at once.
+ * 16 sectors through a 16-block segment and the slow interface: the read
+ * completes at F + 50 + 1600 us; the read-ahead after it reaches l + 30
+ * at F + 1500, while sector l + 14 has yet to cross (F + 1550), and waits
+ * a revolution.  A write of l + 20 .. l + 27 when the read completes drops
+ * the segment and stops it: the write catches l + 20 when it comes round,
+ * at F + 1000 + REV, and ends 8 sectors later.
+ */
+START_TEST(test_readahead_wait_stops_at_once)
+{
+	struct rig r = rig_text(SLOW, "cache_segment_blocks = 16\nreadahead_max_blocks = 32\n", 1);
+	uint64_t l = lba_of(r.m, 300, 1, 0);
+	int64_t f = expect_done(r.m, 0, 0, l, 0, 0) - 8 * ST - IFACE_TAIL;
+
+	ck_near(timed(r.s, HD_OP_READ, l, 16 * 512, NULL, NULL), f + ST + 16 * XS, 2);
+	ck_near(timed(r.s, HD_OP_WRITE, l + 20, K4, NULL, NULL), f + 20 * ST + (int64_t)REV_NS + 8 * ST - (f + ST + 16 * XS), 2);
+	rig_free(&r);
+}
+END_TEST
+
+/*
  * readahead_join (DiskSim's "Allow almost read hits"): a read that arrives
  * IFACE_TAIL into the sector l + 8 the read-ahead is reading, and begins
  * there, continues the read-ahead with `window` and `next`; with `off` it
@@ -1353,7 +1375,8 @@ int main(void)
 				TU_TEST(test_dev_backend), TU_TEST(test_overheads), TU_TEST(test_write_rate),
 				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip),
 				TU_TEST(test_readahead_stop_in_sector), TU_TEST(test_read_transfer_pipeline),
-				TU_TEST(test_read_segment_window), TU_TEST(test_readahead_join),
+				TU_TEST(test_read_segment_window), TU_TEST(test_readahead_wait_stops_at_once),
+				TU_TEST(test_readahead_join),
 				TU_TEST(test_read_partial_hits), TU_TEST(test_readahead_preempt),
 				TU_TEST(test_fast_write_levels),
 				TU_TEST(test_water_marks), TU_TEST(test_reselect),
