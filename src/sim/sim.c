@@ -845,19 +845,33 @@ static void stream_extend(struct hd_sim *s, uint64_t lim, int64_t t)
 	s->ra_limit = lim;
 }
 
+/* Does segment i hold all of [a, b)? */
+static int read_hit_on(const struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b)
+{
+	return s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end;
+}
+
 /* Is [a, b) wholly inside data already waiting in the write-back cache? */
 static int dirty_covers(const struct hd_sim *s, uint64_t a, uint64_t b);
 
-/* A read wholly in the cache: 1 + the segment's index, or -1 for write data, 0 for a miss. */
+/*
+ * A read wholly in the cache: 1 + the segment's index, or -1 for write
+ * data, 0 for a miss.  Where two segments hold it, the one being read
+ * ahead serves it (as DiskSim's segment choice prefers a reading segment).
+ */
 static int read_hit(struct hd_sim *s, uint64_t a, uint64_t b)
 {
-	uint32_t i;
+	uint32_t i = 0;
 
-	for (i = 0; i < s->nsegs; i++)
-		if (s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end) {
-			s->segs[i].used = ++s->stamp;
-			return (int)i + 1;
-		}
+	if (s->ra_on && read_hit_on(s, s->ra_seg, a, b))
+		i = s->ra_seg;
+	else
+		while (i < s->nsegs && !read_hit_on(s, i, a, b))
+			i++;
+	if (i < s->nsegs) {
+		s->segs[i].used = ++s->stamp;
+		return (int)i + 1;
+	}
 	return s->dn && dirty_covers(s, a, b) ? -1 : 0;
 }
 
