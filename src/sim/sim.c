@@ -564,19 +564,43 @@ static void seg_trim(struct hd_sim *s, struct seg *g)
 		g->start = g->end - s->seg_sectors;
 }
 
-/* The first LBA past the track holding lba, or past the track after it (next). */
-static uint64_t track_end(const struct hd_sim *s, uint64_t lba, int next)
+/*
+ * The first LBA past the track holding lba: run by run, since a slipped or
+ * spare sector ends a run inside the track.
+ */
+static uint64_t track_end(const struct hd_sim *s, uint64_t lba)
 {
 	struct hd_sim_loc l;
-	uint64_t end;
+	uint32_t cyl, surf;
 
 	locate(s, lba, &l);
-	end = lba + l.run;
-	if (next && end < s->m->sectors) {
-		locate(s, end, &l);
-		end += l.run;
+	cyl = l.cyl;
+	surf = l.surf;
+	for (;;) {
+		lba += l.run;
+		if (lba >= s->m->sectors)
+			return s->m->sectors;
+		locate(s, lba, &l);
+		if (l.cyl != cyl || l.surf != surf)
+			return lba;
 	}
-	return end;
+}
+
+/* How many LBAs the track holding lba has: its sectors, less those that hold none. */
+static uint64_t track_lbas(const struct hd_sim *s, uint64_t lba)
+{
+	struct hd_sim_loc l;
+	struct hd_sim_chs c;
+	uint64_t x, n = 0;
+
+	locate(s, lba, &l);
+	if (l.z->plain)
+		return l.z->spt;
+	c.cyl = l.cyl;
+	c.surface = l.surf;
+	for (c.sector = 0; c.sector < l.z->spt; c.sector++)
+		n += hd_sim_chs_to_lba(s->m, &c, &x) == 0;
+	return n;
 }
 
 /* The first LBA past the cylinder holding lba. */
@@ -620,7 +644,7 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 		return b;
 	switch (m->readahead) {
 	case HD_SIM_RA_TRACK:
-		lim = track_end(s, b - 1, 0);
+		lim = track_end(s, b - 1);
 		break;
 	case HD_SIM_RA_CYLINDER:
 		lim = cyl_end(s, b - 1);
@@ -629,8 +653,14 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 		lim = (m->readahead_over_requested ? b : a) + s->seg_sectors;
 		break;
 	case HD_SIM_RA_STREAM:
-		/* The next track too when the segment's data began on an earlier track. */
-		lim = track_end(s, b, !same_track(s, seg_start, b));
+		/*
+		 * As DiskSim's stream detector: to the end of the track holding b,
+		 * and when the segment's data began on an earlier track, on by as
+		 * many LBAs as the track holding a has.
+		 */
+		lim = track_end(s, b);
+		if (!same_track(s, seg_start, b))
+			lim += track_lbas(s, a);
 		break;
 	default:
 		return b;

@@ -701,6 +701,34 @@ START_TEST(test_readahead_wait_stops_at_once)
 END_TEST
 
 /*
+ * A slipped sector ends a run of LBAs inside its track, not the track: the
+ * track read-ahead after a read at the track's start reads on to the
+ * track's last LBA.  Zone 1 (the zone the keys after its line apply to),
+ * surface 0 of cylinder 1300: the slip at its sector 50 leaves it 99 LBAs,
+ * and the last of them is a hit once the read-ahead has had a revolution.
+ */
+START_TEST(test_readahead_track_with_slip)
+{
+	struct rig r;
+	char extra[256];
+	uint64_t l, last;
+	int hit;
+
+	snprintf(extra, sizeof(extra), "cache_segments = 1\ncache_segment_kb = 128\nreadahead = track\n"
+		 "readahead_max_blocks = 256\nsparing = sectors_at_end\nzone_slips = %u\n", 300u * 4 * 100 + 50);
+	r = rig_new(extra, 1);
+	l = lba_of(r.m, 1300, 0, 0);
+	last = lba_of(r.m, 1300, 1, 0) - 1;
+	ck_assert_uint_eq(last - l + 1, 99);
+	timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+	hd_sim_idle(r.s, (int64_t)REV_NS);
+	timed(r.s, HD_OP_READ, last, 512, &hit, NULL);
+	ck_assert_int_eq(hit, 1);
+	rig_free(&r);
+}
+END_TEST
+
+/*
  * readahead_join (DiskSim's "Allow almost read hits"): a read that arrives
  * IFACE_TAIL into the sector l + 8 the read-ahead is reading, and begins
  * there, continues the read-ahead with `window` and `next`; with `off` it
@@ -1376,7 +1404,7 @@ int main(void)
 				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip),
 				TU_TEST(test_readahead_stop_in_sector), TU_TEST(test_read_transfer_pipeline),
 				TU_TEST(test_read_segment_window), TU_TEST(test_readahead_wait_stops_at_once),
-				TU_TEST(test_readahead_join),
+				TU_TEST(test_readahead_track_with_slip), TU_TEST(test_readahead_join),
 				TU_TEST(test_read_partial_hits), TU_TEST(test_readahead_preempt),
 				TU_TEST(test_fast_write_levels),
 				TU_TEST(test_water_marks), TU_TEST(test_reselect),
