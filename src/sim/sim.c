@@ -11,8 +11,11 @@
  * last media read ended for as long as the drive is idle, destaging of
  * the write-back cache starts whenever the drive is idle and dirty.
  *
- * Per access the cost is O(log zones + log seek points + cache segments);
- * nothing is allocated on the read path.
+ * Per access the cost is O(log zones + log seek points + cache segments),
+ * and for a read a step per sector it moves (the host transfer follows the
+ * media sector by sector, and a track with slipped sectors is counted
+ * sector by sector when read-ahead needs its LBAs); nothing is allocated
+ * on the read path.
  */
 #include <errno.h>
 #include <math.h>
