@@ -73,6 +73,8 @@ struct hd_sim_badrange {
 enum hd_sim_wc { HD_SIM_WC_OFF, HD_SIM_WC_ON, HD_SIM_WC_APPEND, HD_SIM_WC_FLUSH };
 /* write_combine: how append and flush take a write that continues the segment being written. */
 enum hd_sim_wcomb { HD_SIM_WCOMB_DISKSIM, HD_SIM_WCOMB_STREAM };
+/* readahead_join: which reads continue the read-ahead under way (DiskSim's "Allow almost read hits"). */
+enum hd_sim_join { HD_SIM_JOIN_WINDOW, HD_SIM_JOIN_NEXT, HD_SIM_JOIN_OFF };
 /* readahead: DiskSim's "Buffer continuous read" 0..4. */
 enum hd_sim_readahead { HD_SIM_RA_OFF, HD_SIM_RA_TRACK, HD_SIM_RA_CYLINDER, HD_SIM_RA_SEGMENT,
 			HD_SIM_RA_STREAM };
@@ -125,6 +127,10 @@ struct hd_sim_model {
 	uint64_t readahead_min_blocks, readahead_max_blocks;
 	int readahead_over_requested, readahead_on_hit, read_any_free_blocks;
 	int readahead_stop_in_sector;	/* a read of the sector being read ahead stops it there */
+	int readahead_join;		/* enum hd_sim_join */
+	int read_partial_hits;		/* a read beginning in the read-ahead's data is a hit for that part */
+	int readahead_preempt;		/* every request takes the mechanism from read-ahead on arrival */
+	double read_watermark;		/* a read miss's transfer starts once this fraction of it is in */
 	int write_combine;		/* enum hd_sim_wcomb */
 	double destage_low, destage_high;	/* fractions of the write cache */
 	double reselect_overhead_ms;	/* DiskSim's first SCSI reselection of a request */

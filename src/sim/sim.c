@@ -11,8 +11,11 @@
  * last media read ended for as long as the drive is idle, destaging of
  * the write-back cache starts whenever the drive is idle and dirty.
  *
- * Per access the cost is O(log zones + log seek points + cache segments);
- * nothing is allocated on the read path.
+ * Per access the cost is O(log zones + log seek points + cache segments),
+ * and for a read a step per sector it moves (the host transfer follows the
+ * media sector by sector, and a track with slipped sectors is counted
+ * sector by sector when read-ahead needs its LBAs); nothing is allocated
+ * on the read path.
  */
 #include <errno.h>
 #include <math.h>
@@ -106,13 +109,28 @@ struct hd_sim {
 	int ra_on, ra_fresh;		/* ra_fresh: the head must get to ra_next first */
 	uint64_t ra_next, ra_limit;	/* next sector to read, where to stop */
 	uint64_t ra_min;		/* read-ahead not to be interrupted before this sector */
-	uint64_t ra_cap;		/* and none past this sector before ra_cap_until */
-	int64_t ra_cap_until;
+	/*
+	 * The read the segments owe the host: sectors [own_a, own_b), until
+	 * own_until (its completion).  Until then the buffer holds no sector
+	 * a segment or more past the next one to be sent (own_sent).  Its
+	 * first own_lin sectors cross the interface one every own_xs ns from
+	 * own_x0 on; when the later ones up to own_rec had crossed, sent[]
+	 * says (the last seg_sectors of them, by index from own_a).
+	 */
+	uint64_t own_a, own_b, own_lin, own_rec;
+	int64_t own_x0, own_until;
+	double own_xs;
+	uint32_t own_seg;		/* the segment that holds it */
 	int64_t ra_t;			/* when sector ra_next starts under the head */
+	int64_t ra_idle;		/* the head has waited since then for sector ra_next (0: it is reading) */
 	int64_t wait0;			/* the last media access's rotational wait on its first track */
 	uint64_t media_next;		/* the sector after the last media access */
 	int64_t media_end;		/* when it ended */
 	uint32_t ra_seg;
+	int pipe_on;			/* a read's host transfer is being counted (pipe_begin) */
+	uint64_t pipe_wait, pipe_held;	/* sectors to come before it starts, and those come so far */
+	double *sent;			/* a ring of seg_sectors: see own_a */
+	double pipe_done;		/* when what has come off the platter so far has crossed */
 
 	/* write-back cache: a ring of extents waiting to be destaged, oldest first */
 	struct extent *dirty;
@@ -370,6 +388,8 @@ static int64_t rot_wait(const struct hd_sim *s, double angle, int64_t t)
 	return t + rnd(wns);
 }
 
+static void pipe_run(struct hd_sim *s, int64_t t, double st, uint64_t k);
+
 /* No host data to wait for: a read, or a write whose data is all in the buffer. */
 #define DATA_HERE INT64_MIN
 
@@ -431,6 +451,8 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 		} else {
 			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
 		}
+		if (!write)
+			pipe_run(s, t, st, k);
 		t += rnd((double)k * st);
 		n -= k;
 		done += k;
@@ -461,17 +483,80 @@ static int64_t iface_w_ns(const struct hd_sim *s, size_t len)
 }
 
 /*
- * When a read whose media transfer ran from first to end completes: the
- * buffer passes sectors to the host while the platter delivers them, so
- * the host transfer overlaps the media transfer.  It ends one sector's
- * host transfer after the last sector, or when the whole request has
- * crossed the interface, whichever is later.
+ * The host transfer of a read: the buffer passes sectors to the host while
+ * the platter delivers them, but a sector crosses the interface only once
+ * it is in the buffer and after the sector before it (when the transfer
+ * catches up with the media, DiskSim's drive disconnects and reselects as
+ * the next sector comes in).  pipe_begin starts counting a read whose
+ * transfer has crossed c sectors' worth by done (the cached part from x0
+ * on: x0 + c sector times); each run of k sectors the media delivers, the
+ * first ending at t + st, goes through pipe_run; pipe_end stops counting
+ * and returns when the whole of len bytes has crossed from x0 on, or the
+ * last sector has, whichever is later.
  */
-static int64_t read_done(const struct hd_sim *s, int64_t first, int64_t end, size_t len)
+static void pipe_begin(struct hd_sim *s, int64_t x0, uint64_t c)
 {
-	int64_t tail = end + iface_ns(s, len < s->sb ? len : s->sb), all = first + iface_ns(s, len);
+	s->pipe_on = 1;
+	s->pipe_wait = s->pipe_held = 0;
+	s->pipe_done = (double)x0 + (double)c * (double)s->sb * s->iface_ns_per_byte;
+	s->own_x0 = x0;
+	s->own_lin = s->own_rec = c;
+}
 
-	return tail > all ? tail : all;
+/*
+ * A read miss of n sectors: its transfer starts once read_watermark of it
+ * (at least a sector, of at most a segment) is in the buffer (DiskSim's
+ * High (read) water mark, set by the request's size).
+ */
+static void pipe_begin_miss(struct hd_sim *s, uint64_t n)
+{
+	uint64_t w = (uint64_t)((double)(n < s->seg_sectors || !s->seg_sectors ? n : s->seg_sectors) *
+				s->m->read_watermark);
+
+	pipe_begin(s, 0, 0);
+	s->pipe_wait = w > 1 ? w : 1;
+}
+
+/* The next sector of the read is in the buffer at time in: when it crosses, recorded in sent[]. */
+static void pipe_sector(struct hd_sim *s, double in)
+{
+	double xs = (double)s->sb * s->iface_ns_per_byte, d = s->pipe_done > in ? s->pipe_done : in;
+	uint64_t q, n = 1;
+
+	if (s->pipe_wait) {
+		/* The sectors pile up in the buffer until the watermark's is in. */
+		s->pipe_held++;
+		if (--s->pipe_wait)
+			return;
+		n = s->pipe_held;
+		s->pipe_held = 0;
+	}
+	for (q = 0; q < n; q++) {
+		d += xs;
+		if (s->sent)
+			s->sent[(s->own_rec + q) % s->seg_sectors] = d;
+	}
+	s->own_rec += n;
+	s->pipe_done = d;
+}
+
+/* A run of k sectors off the platter, the first ending at t + st. */
+static void pipe_run(struct hd_sim *s, int64_t t, double st, uint64_t k)
+{
+	uint64_t i;
+
+	if (!s->pipe_on)
+		return;
+	for (i = 1; i <= k; i++)
+		pipe_sector(s, (double)t + (double)i * st);
+}
+
+static int64_t pipe_end(struct hd_sim *s, int64_t x0, size_t len)
+{
+	int64_t all = x0 + iface_ns(s, len), d = (int64_t)ceil(s->pipe_done - 0.5);
+
+	s->pipe_on = 0;
+	return d > all ? d : all;
 }
 
 /* ---- read cache and read-ahead ---- */
@@ -482,19 +567,43 @@ static void seg_trim(struct hd_sim *s, struct seg *g)
 		g->start = g->end - s->seg_sectors;
 }
 
-/* The first LBA past the track holding lba, or past the track after it (next). */
-static uint64_t track_end(const struct hd_sim *s, uint64_t lba, int next)
+/*
+ * The first LBA past the track holding lba: run by run, since a slipped or
+ * spare sector ends a run inside the track.
+ */
+static uint64_t track_end(const struct hd_sim *s, uint64_t lba)
 {
 	struct hd_sim_loc l;
-	uint64_t end;
+	uint32_t cyl, surf;
 
 	locate(s, lba, &l);
-	end = lba + l.run;
-	if (next && end < s->m->sectors) {
-		locate(s, end, &l);
-		end += l.run;
+	cyl = l.cyl;
+	surf = l.surf;
+	for (;;) {
+		lba += l.run;
+		if (lba >= s->m->sectors)
+			return s->m->sectors;
+		locate(s, lba, &l);
+		if (l.cyl != cyl || l.surf != surf)
+			return lba;
 	}
-	return end;
+}
+
+/* How many LBAs the track holding lba has: its sectors, less those that hold none. */
+static uint64_t track_lbas(const struct hd_sim *s, uint64_t lba)
+{
+	struct hd_sim_loc l;
+	struct hd_sim_chs c;
+	uint64_t x, n = 0;
+
+	locate(s, lba, &l);
+	if (l.z->plain)
+		return l.z->spt;
+	c.cyl = l.cyl;
+	c.surface = l.surf;
+	for (c.sector = 0; c.sector < l.z->spt; c.sector++)
+		n += hd_sim_chs_to_lba(s->m, &c, &x) == 0;
+	return n;
 }
 
 /* The first LBA past the cylinder holding lba. */
@@ -538,7 +647,7 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 		return b;
 	switch (m->readahead) {
 	case HD_SIM_RA_TRACK:
-		lim = track_end(s, b - 1, 0);
+		lim = track_end(s, b - 1);
 		break;
 	case HD_SIM_RA_CYLINDER:
 		lim = cyl_end(s, b - 1);
@@ -547,8 +656,14 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 		lim = (m->readahead_over_requested ? b : a) + s->seg_sectors;
 		break;
 	case HD_SIM_RA_STREAM:
-		/* The next track too when the segment's data began on an earlier track. */
-		lim = track_end(s, b, !same_track(s, seg_start, b));
+		/*
+		 * As DiskSim's stream detector: to the end of the track holding b,
+		 * and when the segment's data began on an earlier track, on by as
+		 * many LBAs as the track holding a has.
+		 */
+		lim = track_end(s, b);
+		if (!same_track(s, seg_start, b))
+			lim += track_lbas(s, a);
 		break;
 	default:
 		return b;
@@ -563,6 +678,55 @@ static uint64_t ra_limit_for(const struct hd_sim *s, uint64_t a, uint64_t b, uin
 	if (lim < b + s->ra_min_sectors)
 		lim = b + s->ra_min_sectors;
 	return lim < m->sectors ? lim : m->sectors;
+}
+
+/* When sector own_a + j of the read the segments owe the host has crossed the interface. */
+static int64_t own_sent(const struct hd_sim *s, uint64_t j)
+{
+	if (j >= s->own_b - s->own_a)
+		return s->own_until;
+	if (j < s->own_lin || j >= s->own_rec || j + s->seg_sectors < s->own_rec || !s->sent)
+		return s->own_x0 + rnd((double)(j + 1) * s->own_xs);
+	return (int64_t)ceil(s->sent[j % s->seg_sectors] - 0.5);
+}
+
+/*
+ * The segments owe the host the read [own_a, own_b) until own_until: a
+ * sector of read-ahead whose pass under the head begins at t may go into
+ * the segment only if it lies less than a segment past the next sector
+ * to be sent then (DiskSim's buffer: data not yet sent is never pushed
+ * out).  Of the *k sectors from ra_next on, starting under the head at
+ * ra_t, one every st ns, how many may be read in a row: *k is cut to
+ * them (to a segment at most while the read is owed, so that what its
+ * sectors wait for has been recorded).  Returns ra_t when the first may
+ * be read, else the earliest time it may (INT64_MAX: not before the read
+ * completes, which is not known yet).
+ */
+static int64_t stream_room(const struct hd_sim *s, double st, uint64_t *k)
+{
+	uint64_t x = s->ra_next, i, n = *k, seg = s->seg_sectors;
+
+	if (s->own_until <= s->ra_t || s->own_seg != s->ra_seg || x + n <= s->own_a + seg)
+		return s->ra_t;
+	if (n > seg)
+		n = seg;
+	for (i = 0; i < n; i++) {
+		int64_t t = s->ra_t + rnd((double)i * st);
+
+		if (t >= s->own_until)
+			break;
+		if (x + i >= s->own_a + seg && t < own_sent(s, x + i - seg - s->own_a))
+			break;
+	}
+	if (i) {
+		*k = i;
+		return s->ra_t;
+	}
+	{
+		int64_t need = own_sent(s, x - seg - s->own_a);
+
+		return need < s->own_until ? need : s->own_until;
+	}
 }
 
 /*
@@ -583,18 +747,10 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 		struct hd_sim_loc l;
 		uint64_t k, lim = s->ra_limit;
 		double st;
-		int64_t end;
+		int64_t end, ok;
 
-		if (s->ra_t < s->ra_cap_until && s->ra_cap < lim)
-			lim = s->ra_cap;
-		if (s->ra_next >= lim) {
-			/* The segment is full of data the host is taking: go on once it has. */
-			if (lim == s->ra_limit || s->ra_cap_until >= T)
-				break;
-			s->ra_t = s->ra_cap_until;
-			s->ra_fresh = 1;
-			continue;
-		}
+		if (s->ra_next >= lim)
+			break;
 		locate(s, s->ra_next, &l);
 		if (s->ra_fresh || l.cyl != s->cyl || l.surf != s->surf) {
 			int64_t t = s->ra_t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 1, &s->rng));
@@ -602,6 +758,7 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 			s->cyl = l.cyl;
 			s->surf = l.surf;
 			s->ra_t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
+			s->ra_idle = t;
 			s->ra_fresh = 0;
 			continue;
 		}
@@ -611,11 +768,26 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 		if (k > target - s->ra_next)
 			k = target - s->ra_next;
 		st = s->rev_ns / l.z->spt;
+		if ((ok = stream_room(s, st, &k)) > s->ra_t) {
+			/*
+			 * The sector under the head would push out data the host
+			 * has yet to take: it passes unread, and the head waits on
+			 * the track for it to come round again.
+			 */
+			if (ok == INT64_MAX)
+				break;
+			if (!s->ra_idle)
+				s->ra_idle = s->ra_t;
+			s->ra_t += rnd(ceil((double)(ok - s->ra_t) / s->rev_ns) * s->rev_ns);
+			continue;
+		}
+		s->ra_idle = 0;
 		end = s->ra_t + rnd((double)k * st);
 		if (end > T) {
 			k = (uint64_t)((double)(T - s->ra_t) / st);
 			end = s->ra_t + rnd((double)k * st);
 		}
+		pipe_run(s, s->ra_t, st, k);
 		s->ra_next += k;
 		s->ra_t = end;
 		if (k == 0)
@@ -629,6 +801,26 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
  * Stop the read-ahead at t, once its minimum is read: the mechanism is
  * free from the end of the sector (or switch) it was on.
  */
+/*
+ * The read-ahead, run up to t, ends there: the mechanism is free from the
+ * end of the sector (or switch) it was on, and a head waiting for its next
+ * sector to come round (or for room in the segment) at once, or once it is
+ * on the track.
+ */
+static void stream_halt(struct hd_sim *s, int64_t t)
+{
+	s->ra_on = 0;
+	if (s->ra_idle && s->ra_t > t) {
+		int64_t f = s->ra_idle > t ? s->ra_idle : t;
+
+		if (s->free_at < f)
+			s->free_at = f;
+	} else if (s->free_at < s->ra_t) {
+		s->free_at = s->ra_t;
+	}
+	s->ra_idle = 0;
+}
+
 static void stream_stop(struct hd_sim *s, int64_t t)
 {
 	if (!s->ra_on)
@@ -636,9 +828,7 @@ static void stream_stop(struct hd_sim *s, int64_t t)
 	stream_run(s, t, UINT64_MAX);
 	if (s->ra_next < s->ra_min)
 		stream_run(s, INT64_MAX, s->ra_min);
-	s->ra_on = 0;
-	if (s->free_at < s->ra_t)
-		s->free_at = s->ra_t;
+	stream_halt(s, t);
 }
 
 /* Start read-ahead into segment i from sector next, where the head is at t (fresh: not there yet). */
@@ -648,6 +838,7 @@ static void stream_start(struct hd_sim *s, uint32_t i, uint64_t next, uint64_t l
 	if (next >= limit)
 		return;
 	s->ra_on = 1;
+	s->ra_idle = 0;
 	s->ra_fresh = fresh;
 	s->ra_seg = i;
 	s->ra_next = next;
@@ -657,22 +848,19 @@ static void stream_start(struct hd_sim *s, uint32_t i, uint64_t next, uint64_t l
 }
 
 /*
- * While a read of [.., b) is being sent to the host, until its completion
- * at until, read-ahead may not push out what it has yet to take: with
- * readahead_over_requested it stops a segment past b until then (and may
- * go on afterwards, pushing out the oldest data).  A stream held at the
- * old bound finds its next sector from t on.
+ * The read [a, b) that the stream's segment serves crosses the interface
+ * from x0 on, a sector at a time, until its completion at until: read-ahead
+ * may not push out what the host has yet to take (stream_room).
  */
-static void stream_cap(struct hd_sim *s, uint64_t b, int64_t t, int64_t until)
+static void stream_owner(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b, int64_t x0, int64_t until)
 {
-	if (!s->ra_on || !s->m->readahead_over_requested)
-		return;
-	if (s->ra_t < s->ra_cap_until && s->ra_next >= s->ra_cap && s->ra_next < s->ra_limit && s->ra_t < t) {
-		s->ra_t = t;
-		s->ra_fresh = 1;
-	}
-	s->ra_cap = b + s->seg_sectors;
-	s->ra_cap_until = until;
+	s->own_seg = i;
+	s->own_a = a;
+	s->own_b = b;
+	s->own_x0 = x0;
+	s->own_xs = (double)s->sb * s->iface_ns_per_byte;
+	s->own_until = until;
+	s->own_lin = s->own_rec = b - a;
 }
 
 /*
@@ -690,33 +878,45 @@ static void stream_extend(struct hd_sim *s, uint64_t lim, int64_t t)
 	s->ra_limit = lim;
 }
 
+/* Does segment i hold all of [a, b)? */
+static int read_hit_on(const struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b)
+{
+	return s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end;
+}
+
 /* Is [a, b) wholly inside data already waiting in the write-back cache? */
 static int dirty_covers(const struct hd_sim *s, uint64_t a, uint64_t b);
 
-/* A read wholly in the cache: 1 + the segment's index, or -1 for write data, 0 for a miss. */
+/*
+ * A read wholly in the cache: 1 + the segment's index, or -1 for write
+ * data, 0 for a miss.  Where two segments hold it, the one being read
+ * ahead serves it (as DiskSim's segment choice prefers a reading segment).
+ */
 static int read_hit(struct hd_sim *s, uint64_t a, uint64_t b)
 {
-	uint32_t i;
+	uint32_t i = 0;
 
-	for (i = 0; i < s->nsegs; i++)
-		if (s->segs[i].start <= a && b <= s->segs[i].end && a < s->segs[i].end) {
-			s->segs[i].used = ++s->stamp;
-			return (int)i + 1;
-		}
+	if (s->ra_on && read_hit_on(s, s->ra_seg, a, b))
+		i = s->ra_seg;
+	else
+		while (i < s->nsegs && !read_hit_on(s, i, a, b))
+			i++;
+	if (i < s->nsegs) {
+		s->segs[i].used = ++s->stamp;
+		return (int)i + 1;
+	}
 	return s->dn && dirty_covers(s, a, b) ? -1 : 0;
 }
 
-static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b)
+/* A write of [a, b) arriving at t drops what the read cache holds of it, and the read-ahead into it. */
+static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
 {
 	uint32_t i;
 
 	for (i = 0; i < s->nsegs; i++)
 		if (s->segs[i].start < b && a < s->segs[i].end) {
-			if (s->ra_on && s->ra_seg == i) {
-				s->ra_on = 0;
-				if (s->free_at < s->ra_t)
-					s->free_at = s->ra_t;
-			}
+			if (s->ra_on && s->ra_seg == i)
+				stream_halt(s, t);
 			s->segs[i].start = s->segs[i].end = 0;
 		}
 }
@@ -765,10 +965,12 @@ static void hit_readahead(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b, 
 
 	/*
 	 * Read-ahead under way reads on.  Read-ahead that stopped with its
-	 * segment full (readahead_over_requested off) starts again only on
+	 * segment full (readahead_over_requested off), or with
+	 * readahead_preempt at its limit, starts again only on
 	 * readahead_on_hit, as in DiskSim.
 	 */
-	if (s->ra_on && s->ra_seg == i && (s->ra_next < s->ra_limit || s->m->readahead_over_requested)) {
+	if (s->ra_on && s->ra_seg == i &&
+	    (s->ra_next < s->ra_limit || (s->m->readahead_over_requested && !s->m->readahead_preempt))) {
 		stream_extend(s, lim, t);
 		return;
 	}
@@ -1073,24 +1275,47 @@ static int bad_overlap(const struct hd_sim_model *m, uint64_t a, uint64_t b)
 }
 
 /*
- * A read of [a, b) that the read-ahead is reading, or will read before its
- * limit: no positioning, the stream reads on to b (beyond its limit too).
- * The command's overhead ends at t0.  Returns the time the last sector has
- * come off the platter; *first: when the first has.
+ * A read of [a, b), len bytes, that the read-ahead is reading, or will
+ * read before its limit: no positioning, the stream reads on to b (beyond
+ * its limit too; one that had stopped there goes on from t0, the miss
+ * overhead done).  Its data may begin to cross the interface at x0 (the
+ * command's overhead done).  Returns when it has crossed.
  */
-static int64_t stream_continue(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int64_t *first)
+static int64_t stream_continue(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t0, int64_t x0, size_t len)
 {
 	struct seg *g = &s->segs[s->ra_seg];
 	uint64_t lim;
 
 	stream_extend(s, b, t0);
+	stream_run(s, x0, b);
 	stream_run(s, INT64_MAX, a);
-	*first = s->ra_t > t0 && s->ra_next <= a ? s->ra_t : t0;
+	pipe_begin(s, x0, s->ra_next - a);
 	stream_run(s, INT64_MAX, b);
 	lim = ra_limit_for(s, a, b, g->start);
 	s->ra_limit = lim > b ? lim : b;
 	s->ra_min = b + s->ra_min_sectors < s->ra_limit ? b + s->ra_min_sectors : s->ra_limit;
-	return s->ra_t > t0 ? s->ra_t : t0;
+	return pipe_end(s, x0, len);
+}
+
+/*
+ * Does a read from a continue the read-ahead under way (readahead_join):
+ * one that begins in its segment's data, or (next) at the sector it reads
+ * next, or (window) anywhere up to its limit.
+ */
+static int stream_joins(const struct hd_sim *s, uint64_t a)
+{
+	const struct seg *g = &s->segs[s->ra_seg];
+
+	if (!s->ra_on || s->dn || a < g->start)
+		return 0;
+	switch (s->m->readahead_join) {
+	case HD_SIM_JOIN_OFF:
+		return a < g->end;
+	case HD_SIM_JOIN_NEXT:
+		return a <= g->end;
+	default:
+		return a <= s->ra_limit;
+	}
 }
 
 /*
@@ -1113,6 +1338,106 @@ static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
 	return rot_wait(s, hd_sim_loc_angle(s->m, &l), arrive) - arrive < need ? t + rnd(s->rev_ns) : t;
 }
 
+/*
+ * The media read of [lba, lba + n) of the read the segments owe the host
+ * (stream_owner; the sectors before lba in the buffer already), larger
+ * than a segment, from t on, with its host transfer counted (pipe_begin):
+ * the buffer holds at most a segment of it that the host has yet to take,
+ * so its sector j may be read only once sector j - segment has crossed the
+ * interface; until then it passes unread and the head waits on the track
+ * for it to come round again (DiskSim's buffer).  Sector by sector;
+ * returns the time the last one has passed under the head, *first (if not
+ * NULL) the time the first began to.
+ */
+static int64_t media_window(struct hd_sim *s, uint64_t lba, uint64_t n, int64_t t, int64_t *first)
+{
+	const struct hd_sim_model *m = s->m;
+	uint64_t j = lba - s->own_a, end = j + n, seg = s->seg_sectors;
+	struct hd_sim_loc l;
+	double tt;
+
+	locate(s, lba, &l);
+	while (j < end) {
+		uint64_t k = l.run < end - j ? l.run : end - j, i;
+		double st = s->rev_ns / l.z->spt;
+
+		t += rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 1, &s->rng));
+		s->cyl = l.cyl;
+		s->surf = l.surf;
+		if (j == lba - s->own_a) {
+			int64_t arrive = t;
+
+			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
+			s->wait0 = t - arrive;
+			if (first)
+				*first = t;
+		} else {
+			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
+		}
+		for (tt = (double)t, i = 0; i < k; i++, j++) {
+			/* Room for sector j once sector j - seg has crossed. */
+			if (j >= seg) {
+				double need = (double)own_sent(s, j - seg);
+
+				if (tt < need)
+					tt += ceil((need - tt) / s->rev_ns) * s->rev_ns;
+			}
+			tt += st;
+			pipe_sector(s, tt);
+		}
+		t = rnd(tt);
+		if (j < end)
+			hd_sim_next_track(m, &l);
+	}
+	s->media_next = lba + n;
+	s->media_end = t;
+	return t;
+}
+
+/* A segment holding the first sectors of [a, b), not all of them: 1 + its index, or 0. */
+static int partial_hit(struct hd_sim *s, uint64_t a, uint64_t b)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nsegs; i++)
+		if (s->segs[i].start <= a && a < s->segs[i].end && s->segs[i].end < b) {
+			s->segs[i].used = ++s->stamp;
+			return (int)i + 1;
+		}
+	return 0;
+}
+
+/*
+ * A read of [a, b), len bytes, whose first sectors segment i holds (no
+ * read-ahead under way on it): they cross the interface from x0 on, the
+ * rest comes off the media from the segment's end, from t0 on (the miss
+ * overhead done), into the same segment, and read-ahead follows.  Returns
+ * when the data has crossed.
+ */
+static int64_t partial_read(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b, int64_t ts, int64_t t0,
+			    int64_t x0, size_t len)
+{
+	struct seg *g = &s->segs[i];
+	uint64_t e = g->end;
+	int64_t t;
+
+	stream_stop(s, s->m->readahead_preempt ? ts : t0);
+	t = wc_before_media(s, t0);
+	if (t < s->free_at)
+		t = s->free_at;
+	stream_owner(s, i, a, b, x0, INT64_MAX);
+	pipe_begin(s, x0, e - a);
+	if (b - a > s->seg_sectors)
+		t = media_window(s, e, b - e, reselect(s, e, t), NULL);
+	else
+		t = media(s, e, b - e, 0, reselect(s, e, t), DATA_HERE, 0, NULL);
+	s->free_at = t;
+	g->end = b;
+	seg_trim(s, g);
+	stream_start(s, i, b, ra_limit_for(s, a, b, g->start), b + s->ra_min_sectors, t, 0);
+	return pipe_end(s, x0, len);
+}
+
 /* A read of [a, b) arriving at ts (its request overhead done); returns its completion. */
 static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off, uint64_t a, uint64_t b,
 			  int64_t ts, int *hit)
@@ -1125,10 +1450,12 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		s->st.read_hits++;
 		*hit = 1;
 		t = ts + s->rhit_ns[lw] + s->prep_ns + iface_ns(s, len);
+		/* With readahead_preempt a hit on another segment takes the mechanism from the read-ahead. */
+		if (s->m->readahead_preempt && s->ra_on && h != (int)s->ra_seg + 1)
+			stream_stop(s, ts);
 		if (h > 0) {
 			hit_readahead(s, (uint32_t)h - 1, a, b, t);
-			if (s->ra_on && s->ra_seg == (uint32_t)h - 1)
-				stream_cap(s, b, ts, t);
+			stream_owner(s, (uint32_t)h - 1, a, b, t - iface_ns(s, len), t + s->compl_ns[0]);
 		}
 		return t + s->compl_ns[0];
 	}
@@ -1143,24 +1470,40 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		if (s->free_at < ts)
 			s->free_at = ts;
 	}
-	if (s->ra_on && a >= s->segs[s->ra_seg].start && a <= s->ra_limit && !s->dn) {
-		stream_cap(s, b, ts, INT64_MAX);
-		t = stream_continue(s, a, b, t0, &first);
-		t = read_done(s, first, t, len);
-		if (s->ra_cap_until == INT64_MAX)
-			s->ra_cap_until = t;
+	if (stream_joins(s, a)) {
+		/* With read_partial_hits, the part already in the segment is a hit. */
+		int64_t x0 = s->m->read_partial_hits && a < s->segs[s->ra_seg].end ?
+			     ts + s->rhit_ns[lw] + s->prep_ns : t0;
+
+		stream_owner(s, s->ra_seg, a, b, x0, INT64_MAX);
+		t = stream_continue(s, a, b, t0, x0, len);
+		s->own_until = t + s->compl_ns[0];
 		return t + s->compl_ns[0];
 	}
-	/* Read-ahead goes on through the command overhead. */
-	stream_stop(s, t0);
+	if (s->m->read_partial_hits && (h = partial_hit(s, a, b)) > 0) {
+		int64_t x0 = ts + s->rhit_ns[lw] + s->prep_ns;
+
+		t = partial_read(s, (uint32_t)h - 1, a, b, ts, t0, x0, len);
+		s->own_until = t + s->compl_ns[0];
+		return t + s->compl_ns[0];
+	}
+	/* Read-ahead goes on through the command overhead (readahead_preempt: it stops at the arrival). */
+	stream_stop(s, s->m->readahead_preempt ? ts : t0);
 	t = wc_before_media(s, t0);
 	if (t < s->free_at)
 		t = s->free_at;
-	t = media(s, a, b - a, 0, reselect(s, a, t), DATA_HERE, 0, &first);
+	stream_owner(s, UINT32_MAX, a, b, 0, INT64_MAX);
+	pipe_begin_miss(s, b - a);
+	if (s->nsegs && b - a > s->seg_sectors)
+		t = media_window(s, a, b - a, reselect(s, a, t), &first);
+	else
+		t = media(s, a, b - a, 0, reselect(s, a, t), DATA_HERE, 0, &first);
 	s->free_at = t;
 	seg_fill(s, a, b, t, s->wait0);
-	t = read_done(s, first, t, len);
-	stream_cap(s, b, t, t);
+	t = pipe_end(s, first, len);
+	/* The read-ahead seg_fill started is on the segment that holds the read. */
+	s->own_seg = s->ra_seg;
+	s->own_until = t + s->compl_ns[0];
 	return t + s->compl_ns[0];
 }
 
@@ -1226,7 +1569,7 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 	}
 	/* To the media, after all dirty data; the host sends the data from the end of the overhead on. */
 	d0 = ts + s->wmiss_ns[lw] + s->prep_ns;
-	stream_stop(s, d0);
+	stream_stop(s, s->m->readahead_preempt ? ts : d0);
 	t = wc_flush(s, d0);
 	if (t < s->free_at)
 		t = s->free_at;
@@ -1275,7 +1618,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 	} else {
 		if ((*result = data_write(s, buf, off, len)))
 			return ts;
-		seg_invalidate(s, a, b);
+		seg_invalidate(s, a, b, ts);
 		t = serve_write(s, len, off, a, b, ts, hit);
 	}
 	s->last_write = op == HD_OP_WRITE;
@@ -1579,6 +1922,8 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 		s->nsegs--;
 	if (s->nsegs && !(s->segs = calloc(s->nsegs, sizeof(*s->segs))))
 		goto nomem;
+	if (s->nsegs && !(s->sent = malloc(s->seg_sectors * sizeof(*s->sent))))
+		goto nomem;
 	if (m->write_cache && !(s->dirty = malloc(MAX_DIRTY * sizeof(*s->dirty))))
 		goto nomem;
 	if (grow_queues(s))
@@ -1595,6 +1940,7 @@ void hd_sim_free(struct hd_sim *s)
 	if (!s)
 		return;
 	free(s->segs);
+	free(s->sent);
 	free(s->dirty);
 	free(s->pend);
 	free(s->done);

@@ -844,8 +844,11 @@ static const struct hd_sim_import_row import_table[] = {
 	{ "disk", "Minimum read-ahead (blks)", "readahead_min_blocks", "" },
 	{ "disk", "Maximum read-ahead (blks)", "readahead_max_blocks", "0: the segment size" },
 	{ "disk", "Read-ahead over requested", "readahead_over_requested", "0 with a maximum read-ahead of 0 "
-	  "and read-ahead 1 to 3 (DiskSim keeps the request's data): off; above 0 with the stream read-ahead: off; "
-	  "else on" },
+	  "and read-ahead 1 to 3 (DiskSim keeps the request's data): off; else on" },
+	{ "disk", "Allow almost read hits", "readahead_join", "0 off, 1 next" },
+	{ "disk", "Immed transfer partial hit", "read_partial_hits", "" },
+	{ "disk", "High (read) water mark", "read_watermark", "with Set watermark by reqsize = 1" },
+	{ "disk", "Set watermark by reqsize", "read_watermark", "1; 0 is not expressed" },
 	{ "disk", "Read-ahead on idle hit", "readahead_on_hit", "" },
 	{ "disk", "Stop prefetch in sector", "readahead_stop_in_sector", "" },
 	{ "disk", "Read any free blocks", "read_any_free_blocks", "" },
@@ -1459,7 +1462,7 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 {
 	static const char *const ra[] = { "off", "track", "cylinder", "segment", "stream" };
 	double segs = 1, blks = 0, wsegs = 1, sep = 0, bcr = 0, rmin = 0, rmax = 0, over = 0, onhit = 0;
-	double anyfree = 0, enable = 1, stop = 0;
+	double anyfree = 0, enable = 1, stop = 0, almost = 0, partial = 0, water = 0, byreq = 1;
 	int rc;
 
 	if ((rc = get_num(c, d, "disk", "Number of buffer segments", 0, 1, &segs)) ||
@@ -1473,7 +1476,11 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 	    (rc = get_num(c, d, "disk", "Read-ahead over requested", 0, 0, &over)) ||
 	    (rc = get_num(c, d, "disk", "Read-ahead on idle hit", 0, 0, &onhit)) ||
 	    (rc = get_num(c, d, "disk", "Read any free blocks", 0, 0, &anyfree)) ||
-	    (rc = get_num(c, d, "disk", "Stop prefetch in sector", 0, 0, &stop)))
+	    (rc = get_num(c, d, "disk", "Stop prefetch in sector", 0, 0, &stop)) ||
+	    (rc = get_num(c, d, "disk", "Allow almost read hits", 0, 0, &almost)) ||
+	    (rc = get_num(c, d, "disk", "Immed transfer partial hit", 0, 0, &partial)) ||
+	    (rc = get_num(c, d, "disk", "High (read) water mark", 0, 0, &water)) ||
+	    (rc = get_num(c, d, "disk", "Set watermark by reqsize", 0, 0, &byreq)))
 		return rc;
 	if (segs < 1 || segs > 256 || segs != floor(segs) || blks < 0 || blks != floor(blks) ||
 	    bcr < 0 || bcr > 4 || bcr != floor(bcr) || fwl < 0 || fwl > 2 || fwl != floor(fwl))
@@ -1493,16 +1500,23 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 		 * DiskSim keeps the request's data ("keeprequestdata", which
 		 * its disk_postpass sets to |value - 1|: at 0) only where the
 		 * track, cylinder or segment read-ahead's extent is the segment
-		 * (a maximum read-ahead of 0); with a maximum of its own it
-		 * reads on regardless.  The stream detector (4) above 0 is
-		 * kept at off: DiskSim's cheetah9LP runs stop there as the
-		 * segment fills (oracle.sh, tests/README.md).
+		 * (a maximum read-ahead of 0); with a maximum of its own, or
+		 * the stream detector (4), it reads on regardless.
 		 */
-		on_off(c, "readahead_over_requested",
-		       (bcr == 4 && over > 0) || (bcr >= 1 && bcr <= 3 && over == 0 && rmax == 0) ? 0 : 1);
+		on_off(c, "readahead_over_requested", bcr >= 1 && bcr <= 3 && over == 0 && rmax == 0 ? 0 : 1);
 		on_off(c, "readahead_on_hit", onhit);
 		on_off(c, "read_any_free_blocks", anyfree);
 		on_off(c, "readahead_stop_in_sector", stop);
+		/* Without almost read hits only a read that begins in data already read continues the read-ahead. */
+		outf(c->o, "readahead_join = %s\n", almost != 0 ? "next" : "off");
+		on_off(c, "read_partial_hits", partial);
+		/* In DiskSim every request, a hit too, takes the mechanism on arrival: read-ahead stops or is taken over. */
+		outf(c->o, "readahead_preempt = on\n");
+		/* The watermark by the request's size; by the segment's size, DiskSim's other choice, is not expressed. */
+		if (byreq != 0 && water >= 0 && water <= 1)
+			outf(c->o, "read_watermark = %.6g\n", water);
+		else
+			note(c, "High (read) water mark = %.6g, Set watermark by reqsize = %.0f", water, byreq);
 		outf(c->o, "write_cache = %s\n", fwl == 0 ? "off" : fwl == 1 ? "append" : "flush");
 		return 0;
 	}

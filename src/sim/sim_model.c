@@ -439,7 +439,7 @@ static int parse_bad(struct parser *p, char **tok, int ntok)
 enum ekey {
 	E_RMISS, E_RHIT, E_WMISS, E_WHIT, E_REQ_OVH, E_COMPL_OVH, E_SEG_BLOCKS, E_WRITE_SEGS,
 	E_SEP_WSEG, E_RA, E_RA_MIN, E_RA_MAX, E_RA_OVER, E_RA_HIT, E_RA_FREE, E_WATER,
-	E_SETTLE_HS, E_RESELECT, E_PREP, E_RA_STOP, E_WCOMB, E_N
+	E_SETTLE_HS, E_RESELECT, E_PREP, E_RA_STOP, E_WCOMB, E_RA_JOIN, E_PARTIAL, E_RA_PREEMPT, E_WATERMARK, E_N
 };
 
 static const char *const ekey_names[E_N] = {
@@ -453,7 +453,9 @@ static const char *const ekey_names[E_N] = {
 	[E_RA_FREE] = "read_any_free_blocks", [E_WATER] = "destage_water_marks",
 	[E_SETTLE_HS] = "write_settle_on_head_switch", [E_RESELECT] = "reselect_overhead_ms",
 	[E_PREP] = "data_prep_overhead_ms", [E_RA_STOP] = "readahead_stop_in_sector",
-	[E_WCOMB] = "write_combine",
+	[E_WCOMB] = "write_combine", [E_RA_JOIN] = "readahead_join",
+	[E_PARTIAL] = "read_partial_hits", [E_RA_PREEMPT] = "readahead_preempt",
+	[E_WATERMARK] = "read_watermark",
 };
 
 /* struct parser's eseen has room for every engine key. */
@@ -530,6 +532,16 @@ static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
 	case E_RA_FREE: return get_onoff(p, name, tok, ntok, &m->read_any_free_blocks);
 	case E_RA_STOP: return get_onoff(p, name, tok, ntok, &m->readahead_stop_in_sector);
 	case E_SETTLE_HS: return get_onoff(p, name, tok, ntok, &m->write_settle_on_head_switch);
+	case E_PARTIAL: return get_onoff(p, name, tok, ntok, &m->read_partial_hits);
+	case E_RA_PREEMPT: return get_onoff(p, name, tok, ntok, &m->readahead_preempt);
+	case E_RA_JOIN: {
+		static const char *const join[] = { [HD_SIM_JOIN_WINDOW] = "window", [HD_SIM_JOIN_NEXT] = "next",
+						    [HD_SIM_JOIN_OFF] = "off" };
+
+		if (ntok != 1)
+			return perr(p, "%s: expected window, next or off", name);
+		return get_word(p, name, tok[0], join, 3, &m->readahead_join);
+	}
 	case E_WCOMB: {
 		static const char *const wcomb[] = { [HD_SIM_WCOMB_DISKSIM] = "disksim",
 						     [HD_SIM_WCOMB_STREAM] = "stream" };
@@ -538,6 +550,10 @@ static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
 			return perr(p, "%s: expected disksim or stream", name);
 		return get_word(p, name, tok[0], wcomb, 2, &m->write_combine);
 	}
+	case E_WATERMARK:
+		if (ntok != 1)
+			return perr(p, "%s: expected one number", name);
+		return get_dbl(p, name, tok[0], 0, 1, 0, &m->read_watermark);
 	case E_WATER:
 		if (ntok != 2)
 			return perr(p, "%s: expected LOW HIGH", name);

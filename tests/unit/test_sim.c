@@ -610,6 +610,250 @@ START_TEST(test_readahead_stop_in_sector)
 }
 END_TEST
 
+
+/*
+ * The host transfer of a read (DiskSim's buffer): a sector crosses the
+ * interface only once it is wholly in the buffer, and a read miss starts
+ * sending once read_watermark of it is in.  An interface of 5.12 MB/s
+ * sends a sector in 100 us, twice the 50 us the media takes: 8 sectors
+ * from a first sector that begins under the head at F are in from F + 50 us
+ * and cross by F + 50 + 8 * 100 us; with the watermark at 1 the last one
+ * is in first, F + 8 * 50 us, and with 0.5 the fourth, F + 4 * 50 us.
+ */
+#define SLOW GEOM "read_overhead_ms = 0.2\nwrite_overhead_ms = 0.3\ncache_hit_overhead_ms = 0.1\ninterface_mb_s = 5.12\n"
+#define XS 100000
+#define ST 50000
+
+START_TEST(test_read_transfer_pipeline)
+{
+	static const char *const extra[3] = { "", "read_watermark = 1\n", "read_watermark = 0.5\n" };
+	const int64_t start[3] = { ST, 8 * ST, 4 * ST };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct rig r = rig_text(SLOW, extra[i], 1);
+		uint64_t l = lba_of(r.m, 300, 1, 0);
+		/* F: when the first sector begins under the head, by the model. */
+		int64_t f = expect_done(r.m, 0, 0, l, 0, 0) - 8 * ST - IFACE_TAIL, done;
+
+		/* A transfer that has started is never starved: the media delivers twice as fast. */
+		done = f + start[i] + 8 * XS;
+		ck_near(timed(r.s, HD_OP_READ, l, K4, NULL, NULL), done, 2);
+		rig_free(&r);
+	}
+}
+END_TEST
+
+/*
+ * The buffer holds at most a segment of a read that the host has yet to
+ * take: sector j of a media read may go into the segment only once sector
+ * j - segment has crossed the interface; until then it passes unread and
+ * the head waits on the track for it to come round.  A 32 KiB read (64
+ * sectors) through a segment of 16 blocks and the slow interface: the
+ * media runs ahead of the transfer until a sector finds no room, and waits
+ * a revolution, twice.
+ */
+START_TEST(test_read_segment_window)
+{
+	struct rig r = rig_text(SLOW, "cache_segment_blocks = 16\nreadahead = off\n", 1);
+	uint64_t l = lba_of(r.m, 300, 1, 0);
+	double f = (double)(expect_done(r.m, 0, 0, l, 0, 0) - 8 * ST - IFACE_TAIL), tt = f, done = 0, sent[64];
+	int j, revs = 0;
+
+	/* The rule, sector by sector, as the model's numbers give it. */
+	for (j = 0; j < 64; j++) {
+		if (j >= 16 && tt < sent[j - 16]) {
+			tt += ceil((sent[j - 16] - tt) / REV_NS) * REV_NS;
+			revs++;
+		}
+		tt += ST;
+		done = fmax(done, tt) + XS;
+		sent[j] = done;
+	}
+	ck_assert_int_eq(revs, 2);
+	ck_near(timed(r.s, HD_OP_READ, l, 64 * 512, NULL, NULL), llround(done), 2);
+	/* More than a revolution later than the transfer-bound read a larger buffer would allow. */
+	ck_assert(done > f + ST + 64 * XS + REV_NS);
+	rig_free(&r);
+}
+END_TEST
+
+/*
+ * A read-ahead that found no room in the segment waits on the track for
+ * its sector to come round; whatever stops it, the head is free at once.
+ * 16 sectors through a 16-block segment and the slow interface: the read
+ * completes at F + 50 + 1600 us; the read-ahead after it reaches l + 30
+ * at F + 1500, while sector l + 14 has yet to cross (F + 1550), and waits
+ * a revolution.  A write of l + 20 .. l + 27 when the read completes drops
+ * the segment and stops it: the write catches l + 20 when it comes round,
+ * at F + 1000 + REV, and ends 8 sectors later.
+ */
+START_TEST(test_readahead_wait_stops_at_once)
+{
+	struct rig r = rig_text(SLOW, "cache_segment_blocks = 16\nreadahead_max_blocks = 32\n", 1);
+	uint64_t l = lba_of(r.m, 300, 1, 0);
+	int64_t f = expect_done(r.m, 0, 0, l, 0, 0) - 8 * ST - IFACE_TAIL;
+
+	ck_near(timed(r.s, HD_OP_READ, l, 16 * 512, NULL, NULL), f + ST + 16 * XS, 2);
+	ck_near(timed(r.s, HD_OP_WRITE, l + 20, K4, NULL, NULL), f + 20 * ST + (int64_t)REV_NS + 8 * ST - (f + ST + 16 * XS), 2);
+	rig_free(&r);
+}
+END_TEST
+
+/*
+ * A slipped sector ends a run of LBAs inside its track, not the track: the
+ * track read-ahead after a read at the track's start reads on to the
+ * track's last LBA.  Zone 1 (the zone the keys after its line apply to),
+ * surface 0 of cylinder 1300: the slip at its sector 50 leaves it 99 LBAs,
+ * and the last of them is a hit once the read-ahead has had a revolution.
+ */
+START_TEST(test_readahead_track_with_slip)
+{
+	struct rig r;
+	char extra[256];
+	uint64_t l, last;
+	int hit;
+
+	snprintf(extra, sizeof(extra), "cache_segments = 1\ncache_segment_kb = 128\nreadahead = track\n"
+		 "readahead_max_blocks = 256\nsparing = sectors_at_end\nzone_slips = %u\n", 300u * 4 * 100 + 50);
+	r = rig_new(extra, 1);
+	l = lba_of(r.m, 1300, 0, 0);
+	last = lba_of(r.m, 1300, 1, 0) - 1;
+	ck_assert_uint_eq(last - l + 1, 99);
+	timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+	hd_sim_idle(r.s, (int64_t)REV_NS);
+	timed(r.s, HD_OP_READ, last, 512, &hit, NULL);
+	ck_assert_int_eq(hit, 1);
+	rig_free(&r);
+}
+END_TEST
+
+/*
+ * readahead_join (DiskSim's "Allow almost read hits"): a read that arrives
+ * IFACE_TAIL into the sector l + 8 the read-ahead is reading, and begins
+ * there, continues the read-ahead with `window` and `next`; with `off` it
+ * is a miss, stops the read-ahead, and waits a revolution for that sector.
+ */
+START_TEST(test_readahead_join)
+{
+	static const char *const join[3] = { "window", "next", "off" };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		char extra[256];
+		struct rig r;
+		uint64_t l;
+		int hit;
+
+		snprintf(extra, sizeof(extra), RA "readahead_join = %s\n", join[i]);
+		r = rig_new(extra, 1);
+		l = lba_of(r.m, 300, 1, 0);
+		timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+		ck_near(timed(r.s, HD_OP_READ, l + 8, K4, &hit, NULL), 8 * ST + (i == 2 ? REV_NS : 0), 2);
+		ck_assert_int_eq(hit, 0);
+		rig_free(&r);
+	}
+}
+END_TEST
+
+/*
+ * read_partial_hits (DiskSim's "Immed transfer partial hit"): a read whose
+ * first sectors a segment holds pays the hit overhead (0.1 ms, not the
+ * miss's 0.2) and sends them at once.  Right after a read of [l, l + 8)
+ * with read-ahead, [l + 4, l + 12): the read-ahead reads l + 8 .. l + 11,
+ * the last ending 190 us after the arrival, and the tail follows.  On a
+ * segment with no read-ahead, after an idle time that puts the head at
+ * l + 5 when the overhead ends, the rest comes from the segment's end,
+ * l + 8, three sectors on; without partial hits the read waits a
+ * revolution for l + 4.
+ */
+START_TEST(test_read_partial_hits)
+{
+	int on;
+
+	for (on = 0; on < 2; on++) {
+		char extra[256];
+		struct rig r;
+		uint64_t l;
+
+		snprintf(extra, sizeof(extra), RA "read_partial_hits = %s\n", on ? "on" : "off");
+		r = rig_new(extra, 1);
+		l = lba_of(r.m, 300, 1, 0);
+		timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+		/* On, the media bounds it (l + 11 ends 190 us on, and crosses in 10); off, 0.2 ms and 8 transfers. */
+		ck_near(timed(r.s, HD_OP_READ, l + 4, K4, NULL, NULL), on ? 190000 + IFACE_TAIL : 200000 + IFACE_4K, 2);
+		rig_free(&r);
+
+		snprintf(extra, sizeof(extra), "cache_segments = 2\ncache_segment_kb = 64\nreadahead = off\n"
+			 "read_partial_hits = %s\n", on ? "on" : "off");
+		r = rig_new(extra, 1);
+		l = lba_of(r.m, 300, 1, 0);
+		timed(r.s, HD_OP_READ, l, K4, NULL, NULL);
+		/*
+		 * l + 8 begins under the head IFACE_TAIL before now, at c; the
+		 * read arrives so that its miss overhead (0.2 ms) ends as l + 5
+		 * comes round, at c + REV - 3 sectors.  On: l + 8 .. l + 11 from
+		 * c + REV; off: l + 4 .. l + 11 a revolution after that.
+		 */
+		hd_sim_idle(r.s, (int64_t)REV_NS - 3 * ST - 200000 - IFACE_TAIL);
+		ck_near(timed(r.s, HD_OP_READ, l + 4, K4, NULL, NULL),
+			(on ? 0 : (int64_t)REV_NS) + 4 * ST + IFACE_TAIL + 3 * ST + 200000, 2);
+		rig_free(&r);
+	}
+}
+END_TEST
+
+/*
+ * readahead_preempt: every request takes the mechanism from the
+ * read-ahead when it arrives; a read served from one segment stops the
+ * read-ahead on another.  After reads of X (segment 0) and Y
+ * (segment 1, read-ahead after it), X again is a hit; then Y + 8: off, the
+ * read-ahead has gone on and the read joins it, ending 400 us after Y's
+ * end; on, it had stopped at the hit, and Y + 8 waits a revolution.
+ */
+START_TEST(test_readahead_preempt)
+{
+	int on;
+
+	for (on = 0; on < 2; on++) {
+		char extra[256];
+		struct rig r;
+		uint64_t x, y;
+		int hit;
+
+		snprintf(extra, sizeof(extra), RA "readahead_preempt = %s\n", on ? "on" : "off");
+		r = rig_new(extra, 1);
+		x = lba_of(r.m, 300, 1, 0);
+		y = lba_of(r.m, 800, 2, 50);
+		timed(r.s, HD_OP_READ, x, K4, NULL, NULL);
+		timed(r.s, HD_OP_READ, y, K4, NULL, NULL);
+		ck_assert_int_eq(timed(r.s, HD_OP_READ, x, K4, &hit, NULL), 100000 + IFACE_4K);
+		ck_assert_int_eq(hit, 1);
+		/*
+		 * Y + 8 began under the head IFACE_TAIL before X's hit arrived.
+		 * Off: the read-ahead has it all by the end of the miss overhead,
+		 * 0.2 ms after the arrival, 180 us after the hit's.  On: it comes
+		 * round a revolution later, 8 sectors and the tail.
+		 */
+		ck_near(timed(r.s, HD_OP_READ, y + 8, K4, &hit, NULL),
+			on ? (int64_t)REV_NS - IFACE_TAIL + 8 * ST + IFACE_TAIL - (100000 + IFACE_4K) : 200000 + IFACE_4K, 2);
+		rig_free(&r);
+
+		/*
+		 * A miss elsewhere right after a read of X: off, the read-ahead
+		 * reads on through its 0.2 ms overhead, X + 8 .. X + 11 (the last
+		 * ends 190 us on); on, it stops when the miss arrives, inside X + 8.
+		 */
+		r = rig_new(extra, 1);
+		timed(r.s, HD_OP_READ, x, K4, NULL, NULL);
+		timed(r.s, HD_OP_READ, y, K4, NULL, NULL);
+		timed(r.s, HD_OP_READ, x + 8, 2048, &hit, NULL);
+		ck_assert_int_eq(hit, !on);
+		rig_free(&r);
+	}
+}
+END_TEST
+
 #define SEGS "cache_segments = 2\ncache_segment_blocks = 64\n"
 
 /* DiskSim's fast write levels: flush (2) and append (1), with one write segment of 64 blocks. */
@@ -1158,7 +1402,11 @@ int main(void)
 				TU_TEST(test_data), TU_TEST(test_determinism_and_jitter), TU_TEST(test_write_retry),
 				TU_TEST(test_dev_backend), TU_TEST(test_overheads), TU_TEST(test_write_rate),
 				TU_TEST(test_readahead_modes), TU_TEST(test_readahead_skip),
-				TU_TEST(test_readahead_stop_in_sector), TU_TEST(test_fast_write_levels),
+				TU_TEST(test_readahead_stop_in_sector), TU_TEST(test_read_transfer_pipeline),
+				TU_TEST(test_read_segment_window), TU_TEST(test_readahead_wait_stops_at_once),
+				TU_TEST(test_readahead_track_with_slip), TU_TEST(test_readahead_join),
+				TU_TEST(test_read_partial_hits), TU_TEST(test_readahead_preempt),
+				TU_TEST(test_fast_write_levels),
 				TU_TEST(test_water_marks), TU_TEST(test_reselect),
 				TU_TEST(test_write_combine_disksim), TU_TEST(test_write_combine_partial),
 				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes)));
