@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "interval", hd_cmd_interval, "write latency against the idle interval before it (--write)" },
 	{ "bench", hd_cmd_bench, "sequential and 4K random read/write summary figures" },
 	{ "zone", hd_cmd_zone, "sequential transfer rate against position" },
+	{ "layout", hd_cmd_layout, "track size, skews, surfaces, head switch, one-cylinder seek, zones" },
 	{ "profile", hd_cmd_profile, "run every probe, chart everything, write summary.json" },
 	{ "fit", hd_cmd_fit, "fit the drive's mechanics from a profile directory" },
 	{ "compare", hd_cmd_compare, "compare two profiles: side-by-side charts and findings" },

@@ -95,7 +95,13 @@ struct hd_zone_opts {
 	uint64_t points, size, chunk;
 };
 
+struct hd_layout_opts {
+	struct hd_common c;
+	uint64_t at, tracks, wtracks, points, refine;
+	int have_at;
+};
+
 extern const struct hd_probe hd_probe_seek, hd_probe_response, hd_probe_media, hd_probe_queue,
-	hd_probe_interval, hd_probe_bench, hd_probe_zone;
+	hd_probe_interval, hd_probe_bench, hd_probe_zone, hd_probe_layout;
 
 #endif

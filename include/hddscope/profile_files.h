@@ -18,6 +18,7 @@ enum hd_profile_file_id {
 	HD_PF_INTERVAL,
 	HD_PF_BENCH,
 	HD_PF_ZONE,
+	HD_PF_LAYOUT,
 	HD_PF_COUNT
 };
 

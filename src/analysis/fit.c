@@ -58,6 +58,9 @@ static int result_of(const struct fit *f, const struct inputs *in, struct hd_fit
 	for (int i = 0; i < HD_FIG_N; i++)
 		r->fig[i] = (struct hd_fit_fig){ stored(f->fig[i].value), stored(f->fig[i].low),
 						 stored(f->fig[i].high), f->fig[i].method };
+	r->layout = f->layout;
+	r->layout.offset_bytes = stored(f->layout.offset_bytes);
+	r->layout.track_bytes = stored(f->layout.track_bytes);
 	r->avg_seek_ms = stored(f->avg);
 	r->full_stroke_ms = stored(f->full);
 	r->capacity_bytes = stored(f->cap);
@@ -236,6 +239,7 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	fit_datasheet(f);
 	fit_read_ahead(f, in);
 	fit_write_cache(f, in);
+	fit_layout(f, in);
 	return 0;
 }
 

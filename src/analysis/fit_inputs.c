@@ -111,6 +111,8 @@ int fit_load_inputs(const char *dir, struct inputs *in, char *err, size_t errlen
 			in->resp = df;
 		} else if (strcmp(t, "interval") == 0 && hd_df_col(df, "actual_interval_ms")) {
 			in->interval = df;
+		} else if (strcmp(t, "layout") == 0 && hd_df_col(df, "skew_sectors")) {
+			in->layout = df;
 		} else if (strcmp(t, "zone") == 0 && hd_df_col(df, "mb_s")) {
 			in->zone = df;
 		} else if (strcmp(t, "queue") == 0 && !hd_df_meta(df, "table") && hd_df_col(df, "iops")) {

@@ -124,6 +124,18 @@ static void fill_zone(void *vo, int quick)
 		o->points = 30;
 }
 
+static void fill_layout(void *vo, int quick)
+{
+	struct hd_layout_opts *o = vo;
+
+	if (quick) {
+		o->points = 16;
+		o->tracks = 60;
+		o->wtracks = 30;
+		o->refine = 2;
+	}
+}
+
 /* Room for any probe's options. */
 union probe_opts {
 	struct hd_common c;
@@ -134,6 +146,7 @@ union probe_opts {
 	struct hd_interval_opts interval;
 	struct hd_bench_opts bench;
 	struct hd_zone_opts zone;
+	struct hd_layout_opts layout;
 };
 
 /*
@@ -200,6 +213,19 @@ static double est_zone(int q, int w, double acc, double rate)
 	return points * (acc + (double)(9 << 20) / rate);
 }
 
+static double est_layout(int q, int w, double acc, double rate)
+{
+	/*
+	 * About a revolution per access (some two thirds of a random access):
+	 * nine at each position, 2.3 a track walked, three a track written,
+	 * five a bisection of each of some twenty zone boundaries.
+	 */
+	double points = q ? 16 : 64, tracks = q ? 60 : 120, wtracks = q ? 30 : 60, refine = q ? 2 : 6;
+
+	(void)rate;
+	return (points * 9 + tracks * 2.3 + 20 * refine * 5 + (w ? wtracks * 3 : 0)) * 0.6 * acc;
+}
+
 static const struct step steps[] = {
 	{ HD_PF_SEEK_READ, &hd_probe_seek, 0, 0, 0, fill_seek_read, est_seek_read },
 	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 1, fill_seek_write, est_seek_write },
@@ -209,6 +235,7 @@ static const struct step steps[] = {
 	{ HD_PF_INTERVAL, &hd_probe_interval, 1, 1, 0, fill_interval, est_interval },
 	{ HD_PF_BENCH, &hd_probe_bench, 0, 1, 0, fill_bench, est_bench },
 	{ HD_PF_ZONE, &hd_probe_zone, 0, 0, 0, fill_zone, est_zone },
+	{ HD_PF_LAYOUT, &hd_probe_layout, 0, 1, 1, fill_layout, est_layout },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
@@ -260,7 +287,8 @@ static const struct hd_cmdspec profile_spec = {
 	.name = "profile",
 	.intro = "Usage: hddscope profile [OPTIONS] [DEVICE] -o DIR\n"
 		 "\n"
-		 "Run every probe that applies (seek, response, media, queue, bench, zone;\n"
+		 "Run every probe that applies (seek, response, media, queue, bench, zone,\n"
+		 "layout;\n"
 		 "with --write also the write probes: seek writes, response writes (--sync, so\n"
 		 "that they time the mechanics rather than the write cache), interval,\n"
 		 "sequential and random writes), write their data files into DIR, draw every\n"
