@@ -97,7 +97,7 @@ struct hd_zone_opts {
 
 struct hd_layout_opts {
 	struct hd_common c;
-	uint64_t at, tracks, wtracks, points, refine;
+	uint64_t at, tracks, cylinders, wcylinders, points, refine;
 	int have_at;
 };
 

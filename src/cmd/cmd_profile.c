@@ -130,8 +130,9 @@ static void fill_layout(void *vo, int quick)
 
 	if (quick) {
 		o->points = 16;
-		o->tracks = 60;
-		o->wtracks = 30;
+		o->tracks = 40;
+		o->cylinders = 8;
+		o->wcylinders = 8;
 		o->refine = 2;
 	}
 }
@@ -217,13 +218,15 @@ static double est_layout(int q, int w, double acc, double rate)
 {
 	/*
 	 * About a revolution per access (some two thirds of a random access):
-	 * nine at each position, 2.3 a track walked, three a track written,
-	 * five a bisection of each of some twenty zone boundaries.
+	 * nine at each position, 2.3 a track walked, 3.5 a cylinder crossed,
+	 * six a cylinder written, five a bisection of each of some twenty zone
+	 * boundaries.
 	 */
-	double points = q ? 16 : 64, tracks = q ? 60 : 120, wtracks = q ? 30 : 60, refine = q ? 2 : 6;
+	double points = q ? 16 : 64, tracks = q ? 40 : 120, cyls = q ? 8 : 24, wcyls = q ? 8 : 20;
+	double refine = q ? 2 : 6;
 
 	(void)rate;
-	return (points * 9 + tracks * 2.3 + 20 * refine * 5 + (w ? wtracks * 3 : 0)) * 0.6 * acc;
+	return (points * 9 + tracks * 2.3 + cyls * 3.5 + 20 * refine * 5 + (w ? wcyls * 6 : 0)) * 0.6 * acc;
 }
 
 static const struct step steps[] = {

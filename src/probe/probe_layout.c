@@ -50,8 +50,11 @@ static const struct hd_option layout_options[] = {
 	  .help = "where the tracks are walked" },
 	{ .name = "tracks", .kind = HD_OPT_COUNT, .arg = "N", .off = O(tracks), .def = "120", .lo = 8, .hi = 100000,
 	  .help = "tracks walked down from there (reads)" },
-	{ .name = "write-tracks", .kind = HD_OPT_COUNT, .arg = "N", .off = O(wtracks), .def = "60", .lo = 4,
-	  .hi = 100000, .help = "of those, walked again with FUA writes (--write)" },
+	{ .name = "cylinders", .kind = HD_OPT_COUNT, .arg = "N", .off = O(cylinders), .def = "24", .lo = 0,
+	  .hi = 100000, .help = "then cylinder boundaries crossed (reads), jumping\n"
+				 "from one to the next" },
+	{ .name = "write-cylinders", .kind = HD_OPT_COUNT, .arg = "N", .off = O(wcylinders), .def = "20", .lo = 1,
+	  .hi = 100000, .help = "of those, crossed again with FUA writes (--write)" },
 	{ .name = "points", .kind = HD_OPT_COUNT, .arg = "N", .off = O(points), .def = "64", .lo = 0, .hi = 10000,
 	  .help = "positions over the disk where sectors per track are\n"
 		  "measured (the zones); 0: none" },
@@ -470,16 +473,16 @@ static int skew_expect(const struct lay *L, long t)
 
 /*
  * The unit x in [lo, hi] whose start lies the least whole number of sectors
- * G >= g0 after the end of y, for a target on a track whose P lies sk below
- * that of y's: x = y + 1 + sk + G (mod S).  0 with *G set, or -1 when no
- * unit of the range will do.
+ * G >= g0 (and less than a revolution) after the end of y, for a target on
+ * a track whose P lies sk below that of y's: x = y + 1 + sk + G (mod S).
+ * 0 with *G set, or -1 when no unit of the range will do.
  */
 static int pick_target(const struct lay *L, uint64_t y, int sk, uint64_t lo, uint64_t hi, long g0, uint64_t *x,
 		       long *G)
 {
 	if (hi < lo)
 		return -1;
-	for (long g = g0 < 0 ? 0 : g0; g < g0 + L->S; g++) {
+	for (long g = g0 < 0 ? 0 : g0; g < L->S; g++) {
 		long r = (long)(((int64_t)(y % (uint64_t)L->S) + 1 + sk + g) % L->S);
 		long lr = (long)(lo % (uint64_t)L->S);
 		uint64_t c = lo + (uint64_t)(((r - lr) % L->S + L->S) % L->S);
@@ -546,10 +549,11 @@ static int lay_find(struct lay *L, uint64_t *y, uint64_t *Lt, uint64_t *b, long 
 	return 0;
 }
 
-/* A walk's record of a track: its first unit. */
+/* A walk's record of a track: its first unit, the skew measured crossing from it to the next (-1: none). */
 struct trk {
 	long t;
 	uint64_t b;
+	int skew_below;
 };
 
 /* The walk's margins: units kept clear of a track's first one, and the width of the landing range above them. */
@@ -573,7 +577,8 @@ static long walk_width(const struct lay *L)
  * the skew measured.  Returns 0, 1 when no target would do, -1 when the
  * run must stop, -2 when the device cannot write through.
  */
-static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int write, int *cross, double *sk)
+static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int jump_sk, int write, int *cross,
+		     double *sk)
 {
 	long m = walk_margin(L), w = walk_width(L), G;
 	uint64_t p = *y - b, lo, hi, x;
@@ -581,7 +586,7 @@ static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int wr
 	double t, slack;
 	int64_t delay;
 
-	*cross = !(p >= (uint64_t)m + 1 && p <= (uint64_t)(m + 1 + w));
+	*cross = jump_sk >= 0 || !(p >= (uint64_t)m + 1 && p <= (uint64_t)(m + 1 + w));
 	if (!*cross && !(*y < b + (uint64_t)(m + 1 + w) + 1))
 		*cross = 1;
 	if (!*cross) {
@@ -590,7 +595,7 @@ static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int wr
 		lo = b + (uint64_t)m;
 		hi = *y - 1;
 	} else {
-		sk_exp = skew_expect(L, L->track);
+		sk_exp = jump_sk >= 0 ? jump_sk : skew_expect(L, L->track);
 		ty = type_of(L, sk_exp);
 		if (ty == TY_OTHER)
 			ty = TY_HEAD;
@@ -600,8 +605,16 @@ static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int wr
 			hi = b - 1;
 	}
 	t = need_target(L, ty, write);
-	if (pick_target(L, *y, sk_exp, lo, hi, (long)ceil(t / L->st), &x, &G))
-		return 1;
+	if (pick_target(L, *y, sk_exp, lo, hi, (long)ceil(t / L->st), &x, &G)) {
+		/*
+		 * A crossing landing near the next track's start cannot give that
+		 * much slack: land anywhere on it, or else take the slack it gives.
+		 */
+		if (!*cross || (pick_target(L, *y, sk_exp, bn + (uint64_t)m + 1, b - 1 - (uint64_t)m,
+					    (long)ceil(t / L->st), &x, &G) &&
+				pick_target(L, *y, sk_exp, lo, hi, 0, &x, &G)))
+			return 1;
+	}
 	delay = (int64_t)((double)G * L->st - t);
 	if (write) {
 		void *tmp;
@@ -626,52 +639,99 @@ static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int wr
 	}
 	if (rc)
 		return rc;
-	note_sample(L, *sk, made, slack, write);
+	if (jump_sk < 0)
+		note_sample(L, *sk, made, slack, write);
 	*y = x;
 	return 0;
 }
 
-/*
- * Walk down ntracks tracks from y: on each, a step on the track near its
- * start and a crossing to the start of the next, at slacks bisecting what
- * each kind needs.  The tracks are recorded into tr (up to ntr).  Returns
- * 0, or -1 when the run must stop.
- */
-static int lay_walk(struct lay *L, uint64_t y, uint64_t ntracks, struct trk *tr, size_t ntr, size_t *ntrk)
+/* The track index of the next cylinder boundary at or below track t (the crossing below it); t+1 where unknown. */
+static long next_cyl(const struct lay *L, long t)
 {
-	uint64_t b, Lt = (uint64_t)L->S, fb = 0;
+	long c;
+	int h = cyl_pattern(L, &c);
+
+	if (h <= 0)
+		return t + 1;
+	return t - (((t - c) % h) + h) % h;
+}
+
+/*
+ * Walk down from y: ntracks tracks, on each a step on the track near its
+ * start and a crossing to the start of the next, at slacks bisecting what
+ * each kind needs; then ncyl cylinder boundaries, jumping (a head switch
+ * within the cylinder) to the first track of each, a step on it and the
+ * crossing.  The tracks are recorded into tr (up to ntr).  Returns 0, or
+ * -1 when the run must stop.
+ */
+static int lay_walk(struct lay *L, uint64_t y, uint64_t ntracks, uint64_t ncyl, struct trk *tr, size_t ntr,
+		    size_t *ntrk)
+{
+	uint64_t b, Lt = (uint64_t)L->S, fb = 0, cyls = 0, steps = 0, budget = 4 * (ntracks + 4 * ncyl) + 200;
 	long start = L->track, ft = L->track + 1;
 
 	*ntrk = 0;
 	if (lay_find(L, &y, &Lt, &b, &ft, &fb))
 		return -1;
-	while ((uint64_t)(start - L->track) < ntracks && b > 2 * Lt) {
-		int cross, rc;
+	while (b > 2 * Lt && steps++ < budget) {
+		int cross, rc, jump = -1, head, cyl;
+		long tgt = L->track - 1;
 		double sk;
 
+		if ((uint64_t)(start - L->track) >= ntracks) {
+			/*
+			 * The cylinder phase: on a cylinder's first track, step and
+			 * cross; else jump to it (a head switch within the cylinder).
+			 */
+			long tc = next_cyl(L, L->track);
+
+			skew_top(L, &head, &cyl);
+			if (cyls >= ncyl || tc > L->track || head < 0)
+				break;
+			if (tc < L->track) {
+				jump = (int)(((L->track - tc) * (long)head) % L->S);
+				tgt = tc;
+			}
+		}
 		if (*ntrk < ntr && (*ntrk == 0 || tr[*ntrk - 1].t != L->track))
-			tr[(*ntrk)++] = (struct trk){ L->track, b };
-		rc = walk_step(L, &y, b, b - Lt, 0, &cross, &sk);
+			tr[(*ntrk)++] = (struct trk){ L->track, b, -1 };
+		rc = walk_step(L, &y, b, b - (uint64_t)(L->track - tgt) * Lt, jump, 0, &cross, &sk);
 		if (rc < 0)
 			return -1;
 		if (rc == 0 && !isnan(sk) && fabs(sk - lround(sk)) <= 0.3) {
-			if (lround(sk) != 0) {
-				skew_count(L, (int)lround(sk));
-				if (type_of(L, (int)lround(sk)) == TY_CYL && L->ncylx < MAX_CYLX)
-					L->cylx[L->ncylx++] = L->track;
-			}
-			if ((lround(sk) != 0) == cross) {
-				if (cross) {
-					L->track--;
-					b -= Lt;
+			int r = (int)lround(sk);
+
+			if (jump >= 0) {
+				if (r == jump) {
+					b -= (uint64_t)(L->track - tgt) * Lt;
+					L->track = tgt;
+					continue;
 				}
-				continue;
+				/* A jump that missed (spares at a cylinder's end): the track count is lost; stop here. */
+				break;
+			} else {
+				if (r != 0 && (uint64_t)(start - L->track) < ntracks) {
+					skew_count(L, r);
+					if (type_of(L, r) == TY_CYL && L->ncylx < MAX_CYLX)
+						L->cylx[L->ncylx++] = L->track;
+				}
+				if ((r != 0) == cross) {
+					if (cross) {
+						if (*ntrk && tr[*ntrk - 1].t == L->track)
+							tr[*ntrk - 1].skew_below = r;
+						if ((uint64_t)(start - L->track) >= ntracks)
+							cyls++;
+						L->track--;
+						b -= Lt;
+					}
+					continue;
+				}
 			}
 			/* Not the track expected: the boundaries moved (a slip, spares). */
-			if (lround(sk) != 0)
+			if (r != 0)
 				L->track--;
 		}
-		/* Lost, or no target would do: find the track again from here. */
+		/* Lost, or no target would do: find the track again from here (its index is a guess now). */
 		if (lay_find(L, &y, &Lt, &b, &ft, &fb))
 			return -1;
 		if (*ntrk && tr[*ntrk - 1].t == L->track)
@@ -681,59 +741,45 @@ static int lay_walk(struct lay *L, uint64_t y, uint64_t ntracks, struct trk *tr,
 }
 
 /*
- * The same walk with FUA writes over the tracks a read walk recorded,
- * from its top.  Returns 0, or -1 when the run must stop.
+ * The cylinder crossings of a read walk again, with FUA writes: on each
+ * recorded cylinder boundary, a step on the upper track near its start and
+ * the crossing.  Returns 0, or -1 when the run must stop.
  */
-static int lay_wwalk(struct lay *L, const struct trk *tr, size_t ntrk, uint64_t ntracks)
+static int lay_wwalk(struct lay *L, const struct trk *tr, size_t ntrk, uint64_t ncyl)
 {
-	uint64_t y;
-	size_t k = 0;
+	uint64_t done = 0;
+	int head, cyl;
 
-	if (ntrk < 2)
+	skew_top(L, &head, &cyl);
+	if (cyl < 0)
 		return 0;
-	y = tr[0].b + (uint64_t)(walk_margin(L) + 1);
-	if (hd_dev_io(L->d, HD_OP_READ, L->ybuf, L->u, y * L->u)) {
-		hd_err_access(L->d, HD_OP_READ, y * L->u, -EIO);
-		return -1;
-	}
-	L->have_prev = 0;
-	L->track = tr[0].t;
-	while (k + 1 < ntrk && (uint64_t)(tr[0].t - tr[k].t) < ntracks) {
+	for (size_t k = 0; k + 1 < ntrk && done < ncyl; k++) {
+		uint64_t y;
 		int cross, rc;
 		double sk;
 
-		if (tr[k + 1].t != tr[k].t - 1) {
-			/* A track the read walk found again: go on from the next one. */
-			k++;
-			L->track = tr[k].t;
-			y = tr[k].b + (uint64_t)(walk_margin(L) + 1);
-			if (hd_dev_io(L->d, HD_OP_READ, L->ybuf, L->u, y * L->u))
-				return -1;
-			L->have_prev = 0;
+		if (tr[k].skew_below != cyl || tr[k + 1].t != tr[k].t - 1)
 			continue;
-		}
-		rc = walk_step(L, &y, tr[k].b, tr[k + 1].b, 1, &cross, &sk);
-		if (rc == -2) {
-			hd_warn("%s: no FUA writes and not --sync: no write walk (the write cache would answer)",
-				L->d->path);
-			return 0;
-		}
-		if (rc < 0)
+		L->track = tr[k].t;
+		y = tr[k].b + (uint64_t)(walk_margin(L) + 1 + walk_width(L) / 2);
+		if (hd_dev_io(L->d, HD_OP_READ, L->ybuf, L->u, y * L->u)) {
+			hd_err_access(L->d, HD_OP_READ, y * L->u, -EIO);
 			return -1;
-		if (rc > 0 || isnan(sk) || (lround(sk) != 0) != cross) {
-			/* Not where the read walk said: start again on the next track. */
-			k++;
-			L->track = tr[k].t;
-			y = tr[k].b + (uint64_t)(walk_margin(L) + 1);
-			if (hd_dev_io(L->d, HD_OP_READ, L->ybuf, L->u, y * L->u))
+		}
+		L->have_prev = 0;
+		for (int st = 0; st < 2; st++) {
+			rc = walk_step(L, &y, tr[k].b, tr[k + 1].b, -1, 1, &cross, &sk);
+			if (rc == -2) {
+				hd_warn("%s: no FUA writes and not --sync: no write walk (the write cache would answer)",
+					L->d->path);
+				return 0;
+			}
+			if (rc < 0)
 				return -1;
-			L->have_prev = 0;
-			continue;
+			if (rc > 0 || cross != st)
+				break;
 		}
-		if (cross) {
-			k++;
-			L->track = tr[k].t;
-		}
+		done++;
 	}
 	return 0;
 }
@@ -773,7 +819,7 @@ static int layout_run(void *vo)
 	if (ex)
 		return ex;
 	L = calloc(1, sizeof(*L));
-	tr = calloc(o.tracks + 1, sizeof(*tr));
+	tr = calloc(o.tracks + o.cylinders * 2 + 2, sizeof(*tr));
 	zp = calloc(o.points + 2 + (size_t)o.points * (o.refine + 1), sizeof(*zp));
 	if (!L || !tr || !zp) {
 		hd_err("%s: out of memory", s.dev->path);
@@ -814,8 +860,10 @@ static int layout_run(void *vo)
 	}
 	L->fua = 1;
 	hd_dfw_meta(s.w, "unit_bytes", "%llu", (unsigned long long)L->u);
-	hd_dfw_meta(s.w, "params", "at=%llu tracks=%llu write_tracks=%llu points=%llu refine=%llu writes=%s seed=%llu",
-		    (unsigned long long)(at * L->u), (unsigned long long)o.tracks, (unsigned long long)o.wtracks,
+	hd_dfw_meta(s.w, "params", "at=%llu tracks=%llu cylinders=%llu write_cylinders=%llu points=%llu refine=%llu "
+		    "writes=%s seed=%llu",
+		    (unsigned long long)(at * L->u), (unsigned long long)o.tracks, (unsigned long long)o.cylinders,
+		    (unsigned long long)o.wcylinders,
 		    (unsigned long long)o.points, (unsigned long long)o.refine, writes ? "yes" : "no",
 		    (unsigned long long)o.c.seed);
 	hd_dfw_meta(s.w, "phase", "set by the plan: each access follows the one before it at a chosen angle, with a "
@@ -829,7 +877,7 @@ static int layout_run(void *vo)
 	 */
 	{
 		uint64_t margin = 8192, span = L->nunits - 2 * margin, np = o.points;
-		uint64_t total = np + o.tracks * 2 + (writes ? o.wtracks * 3 : 0), stepc = 0;
+		uint64_t total = np + o.tracks * 2 + o.cylinders * 3 + (writes ? o.wcylinders * 6 : 0), stepc = 0;
 		int main_done = 0, guess = 0;
 
 		s.run.total = total;
@@ -849,17 +897,18 @@ static int layout_run(void *vo)
 				hd_dfw_meta(s.w, "main_location", "%d", L->loc);
 				if (L->S > 0) {
 					guess = L->S;
-					if (lay_walk(L, L->y_prev, o.tracks, tr, o.tracks + 1, &ntrk))
+					if (lay_walk(L, L->y_prev, o.tracks, o.cylinders, tr, o.tracks + o.cylinders * 2 + 2,
+						     &ntrk))
 						break;
 					if (writes) {
 						/* FUA writes (or writes through, --sync) reach the media: all media. */
 						s.run.wcal = 1;
 						s.run.wcache_threshold_ns = -1;
-						if (lay_wwalk(L, tr, ntrk, o.wtracks))
+						if (lay_wwalk(L, tr, ntrk, o.wcylinders))
 							break;
 					}
 				}
-				stepc += o.tracks * 2;
+				stepc += o.tracks * 2 + o.cylinders * 3 + (writes ? o.wcylinders * 6 : 0);
 				hd_run_progress(&s.run, stepc, total);
 			}
 			if (i == np)
