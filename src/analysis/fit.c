@@ -5,7 +5,8 @@
  * methods are documented in hddscope(1) (FIT METHODS) and, briefly, where
  * they are computed: the revolution in fit_rev.c, the seek curve in fit_seek.c, its
  * models and datasheet figures in fit_model.c, the overhead, caches and
- * zones in fit_caches.c, the inputs in fit_inputs.c.  This file runs them
+ * zones in fit_caches.c, the layout probe's figures (track size, switch
+ * times, surfaces, zones) in fit_layout.c, the inputs in fit_inputs.c.  This file runs them
  * in order, writes seekcurve.tsv and fills the result; fit_json.c writes
  * the result out, fit_drive.c a simulated drive from it.
  */

@@ -291,12 +291,12 @@ static const struct hd_cmdspec profile_spec = {
 	.intro = "Usage: hddscope profile [OPTIONS] [DEVICE] -o DIR\n"
 		 "\n"
 		 "Run every probe that applies (seek, response, media, queue, bench, zone,\n"
-		 "layout;\n"
-		 "with --write also the write probes: seek writes, response writes (--sync, so\n"
-		 "that they time the mechanics rather than the write cache), interval,\n"
-		 "sequential and random writes), write their data files into DIR, draw every\n"
-		 "chart into DIR/charts/, and write DIR/summary.json.  Prints an estimate of\n"
-		 "the drive time before it starts and the time taken at the end (for a\n"
+		 "layout; with --write also the write probes: seek writes, response writes\n"
+		 "(--sync, so that they time the mechanics rather than the write cache),\n"
+		 "interval, sequential and random writes, the layout's FUA writes), write\n"
+		 "their data files into DIR, draw every chart into DIR/charts/, and write\n"
+		 "DIR/summary.json.  Prints an estimate of the drive time before it starts\n"
+		 "and the time taken at the end (for a\n"
 		 "simulated drive: the simulated drive time and the CPU time).\n"
 		 "\n",
 	.opts = profile_options,
