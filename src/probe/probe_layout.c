@@ -115,6 +115,7 @@ struct lay {
 	long cylx[MAX_CYLX];	/* track index above each crossing with the second skew */
 	size_t ncylx;
 	int fua;		/* 1: FUA writes; 0: the device writes through (--sync) */
+	double t0_plan;		/* the slack a crossing set up for the step after it (ns), 0: none */
 };
 
 /* x modulo m into [0, m). */
@@ -568,17 +569,29 @@ static long walk_width(const struct lay *L)
 }
 
 /*
- * One step of a walk from y on the track starting at b, whose next track
- * down starts at bn: a step on the track (to its first units) when y lies
- * just above them, else a crossing to the units just above bn's first,
- * each at the slack bisecting what it needs.  kind names the row; with
- * write, FUA writes (the target's bytes read first, the unit before
- * written again to put the head there).  *cross says which it was; *sk
- * the skew measured.  Returns 0, 1 when no target would do, -1 when the
- * run must stop, -2 when the device cannot write through.
+ * One step of a walk from y on the track starting at b; the next track
+ * down starts at bn and ends at top (with jump_sk >= 0, a jump to a track
+ * further down, whose skew is expected to be jump_sk).
+ *
+ * Reads: a step on the track goes to its first unit at once (no delay):
+ * the read-ahead after y, which runs up the track and may switch to the
+ * next one at its end, has not reached that end when the drive takes the
+ * request if and only if the slack covers what the step needs, so the
+ * threshold is the step's whatever the read-ahead does.  A crossing lands
+ * near the top of the next track, where that step then has the slack the
+ * bisection asks for; the crossing's own slack is set by a delay (its read
+ * starts near a track's start: the read-ahead has most of a revolution to
+ * go).  Writes (no read-ahead): a step on the track near its start, at a
+ * slack set by a delay, and a crossing to near the next track's start.
+ *
+ * kind names the row; with write, FUA writes (the target's bytes read
+ * first, the unit before written again to put the head there).  *cross
+ * says which it was; *sk the skew measured.  Returns 0, 1 when no target
+ * would do, -1 when the run must stop, -2 when the device cannot write
+ * through.
  */
-static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int jump_sk, int write, int *cross,
-		     double *sk)
+static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, uint64_t top, int jump_sk, int write,
+		     int *cross, double *sk)
 {
 	long m = walk_margin(L), w = walk_width(L), G;
 	uint64_t p = *y - b, lo, hi, x;
@@ -586,34 +599,75 @@ static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, int ju
 	double t, slack;
 	int64_t delay;
 
-	*cross = jump_sk >= 0 || !(p >= (uint64_t)m + 1 && p <= (uint64_t)(m + 1 + w));
-	if (!*cross && !(*y < b + (uint64_t)(m + 1 + w) + 1))
-		*cross = 1;
-	if (!*cross) {
-		ty = TY_SAME;
-		sk_exp = 0;
-		lo = b + (uint64_t)m;
-		hi = *y - 1;
+	if (!write) {
+		*cross = jump_sk >= 0 || p < 1;
+		if (!*cross) {
+			ty = TY_SAME;
+			sk_exp = 0;
+			lo = hi = b;
+			/* The slack the crossing here planned for, where it did. */
+			t = L->t0_plan > 0 ? L->t0_plan : need_target(L, TY_SAME, 0);
+		} else {
+			uint64_t len = top - bn + 1;
+			double t0 = need_target(L, TY_SAME, 0);
+			long D = (long)ceil(t0 / L->st) - (L->S - (long)len);
+
+			if (D > (long)len - 2 - m)
+				D = (long)len - 2 - m;
+			if (D < 1)
+				D = 1;
+			sk_exp = jump_sk >= 0 ? jump_sk : skew_expect(L, L->track);
+			ty = type_of(L, sk_exp);
+			if (ty == TY_OTHER)
+				ty = TY_HEAD;
+			lo = hi = top - (uint64_t)D;
+			t = need_target(L, ty, 0);
+			L->t0_plan = t0;
+		}
+		L->t0_plan = *cross ? L->t0_plan : 0;
+		if (pick_target(L, *y, sk_exp, lo, hi, (long)ceil(t / L->st), &x, &G)) {
+			/* Not that much slack where the step on the next track wants it: land where there is. */
+			if (!*cross || pick_target(L, *y, sk_exp, bn + (uint64_t)m + 1, top - 1, (long)ceil(t / L->st), &x,
+						   &G)) {
+				if (pick_target(L, *y, sk_exp, lo, hi, 0, &x, &G))
+					return 1;
+			} else {
+				L->t0_plan = 0;
+			}
+		}
+		if ((double)G * L->st < t)
+			t = (double)G * L->st;
 	} else {
-		sk_exp = jump_sk >= 0 ? jump_sk : skew_expect(L, L->track);
-		ty = type_of(L, sk_exp);
-		if (ty == TY_OTHER)
-			ty = TY_HEAD;
-		lo = bn + (uint64_t)m + 1;
-		hi = bn + (uint64_t)(m + 1 + w);
-		if (hi >= b)
-			hi = b - 1;
-	}
-	t = need_target(L, ty, write);
-	if (pick_target(L, *y, sk_exp, lo, hi, (long)ceil(t / L->st), &x, &G)) {
-		/*
-		 * A crossing landing near the next track's start cannot give that
-		 * much slack: land anywhere on it, or else take the slack it gives.
-		 */
-		if (!*cross || (pick_target(L, *y, sk_exp, bn + (uint64_t)m + 1, b - 1 - (uint64_t)m,
-					    (long)ceil(t / L->st), &x, &G) &&
-				pick_target(L, *y, sk_exp, lo, hi, 0, &x, &G)))
-			return 1;
+		*cross = jump_sk >= 0 || !(p >= (uint64_t)m + 1 && p <= (uint64_t)(m + 1 + w));
+		if (!*cross && !(*y < b + (uint64_t)(m + 1 + w) + 1))
+			*cross = 1;
+		if (!*cross) {
+			ty = TY_SAME;
+			sk_exp = 0;
+			lo = b + (uint64_t)m;
+			hi = *y - 1;
+		} else {
+			sk_exp = jump_sk >= 0 ? jump_sk : skew_expect(L, L->track);
+			ty = type_of(L, sk_exp);
+			if (ty == TY_OTHER)
+				ty = TY_HEAD;
+			lo = bn + (uint64_t)m + 1;
+			hi = bn + (uint64_t)(m + 1 + w);
+			if (hi >= b)
+				hi = b - 1;
+		}
+		t = need_target(L, ty, write);
+		if (pick_target(L, *y, sk_exp, lo, hi, (long)ceil(t / L->st), &x, &G)) {
+			/*
+			 * A crossing landing near the next track's start cannot give
+			 * that much slack: land anywhere on it, or else take the slack
+			 * it gives.
+			 */
+			if (!*cross || (pick_target(L, *y, sk_exp, bn + (uint64_t)m + 1, b - 1 - (uint64_t)m,
+						    (long)ceil(t / L->st), &x, &G) &&
+					pick_target(L, *y, sk_exp, lo, hi, 0, &x, &G)))
+				return 1;
+		}
 	}
 	delay = (int64_t)((double)G * L->st - t);
 	if (write) {
@@ -657,8 +711,8 @@ static long next_cyl(const struct lay *L, long t)
 }
 
 /*
- * Walk down from y: ntracks tracks, on each a step on the track near its
- * start and a crossing to the start of the next, at slacks bisecting what
+ * Walk down from y: ntracks tracks, on each a crossing to near the top of
+ * the next and a step to that track's first unit, at slacks bisecting what
  * each kind needs; then ncyl cylinder boundaries, jumping (a head switch
  * within the cylinder) to the first track of each, a step on it and the
  * crossing.  The tracks are recorded into tr (up to ntr).  Returns 0, or
@@ -695,7 +749,8 @@ static int lay_walk(struct lay *L, uint64_t y, uint64_t ntracks, uint64_t ncyl, 
 		}
 		if (*ntrk < ntr && (*ntrk == 0 || tr[*ntrk - 1].t != L->track))
 			tr[(*ntrk)++] = (struct trk){ L->track, b, -1 };
-		rc = walk_step(L, &y, b, b - (uint64_t)(L->track - tgt) * Lt, jump, 0, &cross, &sk);
+		rc = walk_step(L, &y, b, b - (uint64_t)(L->track - tgt) * Lt, b - (uint64_t)(L->track - tgt - 1) * Lt - 1,
+			       jump, 0, &cross, &sk);
 		if (rc < 0)
 			return -1;
 		if (rc == 0 && !isnan(sk) && fabs(sk - lround(sk)) <= 0.3) {
@@ -768,7 +823,7 @@ static int lay_wwalk(struct lay *L, const struct trk *tr, size_t ntrk, uint64_t 
 		}
 		L->have_prev = 0;
 		for (int st = 0; st < 2; st++) {
-			rc = walk_step(L, &y, tr[k].b, tr[k + 1].b, -1, 1, &cross, &sk);
+			rc = walk_step(L, &y, tr[k].b, tr[k + 1].b, tr[k].b - 1, -1, 1, &cross, &sk);
 			if (rc == -2) {
 				hd_warn("%s: no FUA writes and not --sync: no write walk (the write cache would answer)",
 					L->d->path);
