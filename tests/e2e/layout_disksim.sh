@@ -1,7 +1,7 @@
 # hddscope layout on DiskSim 4.0's validated models (valid/ of ../shared/disksim's tarball,
-# imported with sim import), fitted, against each model's truth: bytes per track and surfaces
-# exactly, head switch and one-cylinder seek within max(0.15 ms, 15%) (layout_check.bash).
-# Skipped (77) without the tarball.
+# imported with sim import), fitted, against each model's truth: bytes per track, surfaces and
+# the number of zones exactly, head switch and one-cylinder seek within max(0.15 ms, 15%)
+# (layout_check.bash).  Skipped (77) without the tarball.
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/layout_check.bash"
 
@@ -17,4 +17,4 @@ for f in hp_c2247a.parv dec_rz26.parv hp_c2249a.diskspecs hp_c2490a.parv hp_c332
 	layout_check "$T/${f%%.*}.drive" "${f%%.*}"
 	n=$((n + 1))
 done
-pass "$n DiskSim models: track size and surfaces exact, head switch and one-cylinder seek within max(0.15 ms, 15%)"
+pass "$n DiskSim models: track size, surfaces and zone count exact, head switch and one-cylinder seek within max(0.15 ms, 15%)"
