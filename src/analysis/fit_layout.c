@@ -226,6 +226,9 @@ static const char t2t_method[] =
 	"MTBRC: least slack a cylinder-switch crossing (one cylinder) needs less a step on one track's";
 static const char ws_method[] =
 	"MTBRC with FUA writes: a write's one-cylinder crossing beyond a write step on one track, less a read's";
+static const char ws_method_data[] =
+	"MTBRC with FUA writes: a write's one-cylinder crossing beyond a write step on one track, less a read's, "
+	"plus one sector's interface transfer (cache hits of 1 and 8 sectors), which the step waits for";
 static const char surf_method[] =
 	"tracks between cylinder skews along the layout walk (the most frequent spacing)";
 static const char zone_method[] =
@@ -321,10 +324,14 @@ void fit_layout(struct fit *f, const struct inputs *in)
 		struct need a = nd[1][K_CYL], b = nd[1][K_SAME], c = nd[0][K_CYL], d = nd[0][K_SAME];
 		struct hd_fit_fig g;
 
-		g.value = fmax((a.mid - b.mid) - (c.mid - d.mid), 0);
-		g.low = fmax((a.lo - b.hi) - (c.hi - d.lo), 0);
-		g.high = fmax((a.hi - b.lo) - (c.lo - d.hi), 0);
-		g.method = ws_method;
+		/* A write on the track under the head waits for its data to cross the interface; a seek hides it. */
+		double h1 = meta_num(df, "hit_1_unit_ms"), h8 = meta_num(df, "hit_8_units_ms");
+		double data = isfinite(h1) && isfinite(h8) && h8 > h1 ? (h8 - h1) / 7 : 0;
+
+		g.value = fmax((a.mid - b.mid) - (c.mid - d.mid) + data, 0);
+		g.low = fmax((a.lo - b.hi) - (c.hi - d.lo) + data, 0);
+		g.high = fmax((a.hi - b.lo) - (c.lo - d.hi) + data, 0);
+		g.method = data > 0 ? ws_method_data : ws_method;
 		f->fig[HD_FIG_WRITE_SETTLE] = g;
 	}
 }

@@ -839,6 +839,41 @@ static int lay_wwalk(struct lay *L, const struct trk *tr, size_t ntrk, uint64_t 
 	return 0;
 }
 
+/*
+ * What a byte costs on the interface: reads of 1 and 8 units that the
+ * cache serves (each read again right after a media read of the same
+ * place, at the end of the device, above everything the walks read), their
+ * median times in the header.  A write on the track under the head waits
+ * for its data to cross, which a seek hides: the fit adds one unit's
+ * crossing back to the write settle.
+ */
+static void lay_iface(struct lay *L)
+{
+	double t[2][5];
+	void *b8 = hd_buf_alloc(L->d, 8 * L->u);
+	uint64_t y = L->nunits - 64;
+
+	if (!b8)
+		return;
+	for (int k = 0; k < 2; k++) {
+		size_t len = k ? 8 * L->u : L->u;
+		int n = 0;
+
+		if (hd_dev_io(L->d, HD_OP_READ, b8, 8 * L->u, y * L->u))
+			break;
+		for (int i = 0; i < 5; i++) {
+			int64_t lat;
+
+			if (hd_dev_timed(L->d, HD_OP_READ, b8, len, y * L->u, &lat) == 0)
+				t[k][n++] = (double)lat;
+		}
+		if (n < 3)
+			break;
+		hd_dfw_meta(L->s->w, k ? "hit_8_units_ms" : "hit_1_unit_ms", "%.6f", median(t[k], (size_t)n) / 1e6);
+	}
+	hd_buf_free(b8, 8 * L->u);
+}
+
 /* ---- the zones ---- */
 
 struct zpt {
@@ -925,6 +960,8 @@ static int layout_run(void *vo)
 		    "host delay (host_gap_ms) chosen to set its slack; none random");
 	s.run.unit = "steps";
 	hd_session_calibrate(&s, L->buf, L->u);
+	if (writes && !hd_session_stop(&s))
+		lay_iface(L);
 
 	/*
 	 * The zone points from the top of the disk down, the walk where it
