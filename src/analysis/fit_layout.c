@@ -193,7 +193,7 @@ static int surfaces_of(const struct hd_df *df, int main, int cyl)
 	return total >= 2 && 2 * counts[best] > total ? best : 0;
 }
 
-/* The zones: runs of equal sectors per track over the positions measured, from the lowest offset. */
+/* The zones: runs of equal sectors per track over the positions measured (four at least), from the lowest offset. */
 static void zones_of(const struct hd_df *df, double unit, struct hd_fit_layout *ly)
 {
 	const struct hd_df_col *kind = hd_df_col(df, "kind"), *spt = hd_df_col(df, "spt");
@@ -209,6 +209,9 @@ static void zones_of(const struct hd_df *df, double unit, struct hd_fit_layout *
 			p[n][0] = off->num[i];
 			p[n++][1] = spt->num[i];
 		}
+	/* A few positions say nothing of the zones between them. */
+	if (n < 4)
+		n = 0;
 	qsort(p, n, sizeof(*p), cmp_pair);
 	for (size_t i = 0; i < n; i++) {
 		if (ly->nzones && ly->zones[ly->nzones - 1].track_bytes == p[i][1] * unit)

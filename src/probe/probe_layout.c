@@ -116,6 +116,7 @@ struct lay {
 	size_t ncylx;
 	int fua;		/* 1: FUA writes; 0: the device writes through (--sync) */
 	double t0_plan;		/* the slack a crossing set up for the step after it (ns), 0: none */
+	int rotates;		/* sectors per track were found somewhere: the revolution is one */
 };
 
 /* x modulo m into [0, m). */
@@ -288,7 +289,8 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 		for (int a = 0; a < nk; a++)
 			v[n++] = I[a] + K[a] * L->st;
 		L->rev = median(v, n);
-		if (!(L->st > 0) || !(L->rev > 0) || L->rev / L->st > 100000) {
+		/* Spinning disks turn in 1 to 100 ms: anything else is no rotation (an SSD, a file in RAM). */
+		if (!(L->st > 0) || !(L->rev >= 1e6 && L->rev <= 1e8) || L->rev / L->st > 100000) {
 			L->rev = 0;
 			return y;
 		}
@@ -332,6 +334,7 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 		if (bestc >= 2) {
 			L->S = best;
 			L->st = L->rev / best;
+			L->rotates = 1;
 		}
 	}
 	return y;
@@ -1041,7 +1044,11 @@ static int layout_run(void *vo)
 		}
 		done = !hd_session_stop(&s);
 	}
-	hd_dfw_meta(s.w, "revolution_ms", "%.6f", L->rev / 1e6);
+	/* A revolution that no track's reads bear out is noise (a device that does not rotate). */
+	if (L->rotates)
+		hd_dfw_meta(s.w, "revolution_ms", "%.6f", L->rev / 1e6);
+	else
+		hd_dfw_meta(s.w, "revolution_ms", "none");
 	hd_dfw_meta(s.w, "main_offset_bytes", "%llu", (unsigned long long)(main_y * L->u));
 	hd_dfw_meta(s.w, "main_sectors_per_track", "%d", main_S);
 	{
