@@ -331,7 +331,8 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 				best = est[i];
 			}
 		}
-		if (bestc >= 2) {
+		/* Every disk holds dozens of sectors a track at least: fewer is noise that happened to agree. */
+		if (bestc >= 2 && best >= 32) {
 			L->S = best;
 			L->st = L->rev / best;
 			L->rotates = 1;
