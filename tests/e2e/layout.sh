@@ -18,6 +18,13 @@ run 0 "$HDDSCOPE" layout -q --points 4 --tracks 20 --cylinders 2 -o "$T/ro.tsv" 
 ! grep -qP '\twrite\t' "$T/ro.tsv" || fail "a write without --write"
 pass "read-only without --write"
 
+# A device that does not rotate: no track found, no revolution claimed, nothing fitted.
+truncate -s 512M "$T/flat.img" || fail "truncate $T/flat.img"
+run 0 "$HDDSCOPE" layout -q --points 8 -o "$T/flat.tsv" "$T/flat.img"
+[ "$(hdr "$T/flat.tsv" revolution_ms)" = none ] || fail "a file: revolution_ms $(hdr "$T/flat.tsv" revolution_ms)"
+[ "$(awk -F'\t' '!/^#/ && $4 == "loc" && $2 > 0' "$T/flat.tsv" | wc -l)" = 0 ] || fail "a file: sectors per track found"
+pass "a regular file: no rotation found"
+
 # A device too small, an offset beyond the end: refused before anything is measured.
 head -c 1048576 /dev/zero >"$T/small.img"
 run 2 "$HDDSCOPE" layout -q -o "$T/small.tsv" "$T/small.img"
