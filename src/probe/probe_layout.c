@@ -693,7 +693,7 @@ static int walk_step(struct lay *L, uint64_t *y, uint64_t b, uint64_t bn, uint64
 		L->ybuf = L->xbuf;
 		L->xbuf = tmp;
 	} else {
-		rc = lay_access(L, x, delay > 0 ? delay : 0, "walk", 0, NULL, sk, &made, &slack);
+		rc = lay_access(L, x, delay > 0 ? delay : 0, jump_sk >= 0 ? "jump" : "walk", 0, NULL, sk, &made, &slack);
 	}
 	if (rc)
 		return rc;
