@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "bench", hd_cmd_bench, "sequential and 4K random read/write summary figures" },
 	{ "zone", hd_cmd_zone, "sequential transfer rate against position" },
 	{ "cache", hd_cmd_cache, "read segments, read-ahead, write cache and overheads" },
+	{ "layout", hd_cmd_layout, "track size, skews, surfaces, head switch, one-cylinder seek, zones" },
 	{ "profile", hd_cmd_profile, "run every probe, chart everything, write summary.json" },
 	{ "fit", hd_cmd_fit, "fit the drive's mechanics from a profile directory" },
 	{ "compare", hd_cmd_compare, "compare two profiles: side-by-side charts and findings" },

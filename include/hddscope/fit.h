@@ -23,6 +23,8 @@
  *   "read_ahead": {"detected": bool, "bytes": number}
  *   "write_cache": {"detected": "on"|"off"|null, "header": string|null, "agrees": bool|null}
  *   "zones": {"outer_mb_s", "inner_mb_s", "steps": [{"offset_bytes","mb_s"}...]}
+ *   "layout": {"offset_bytes", "track_bytes", "track_skew_sectors", "cylinder_skew_sectors",
+ *              "zones": [{"offset_bytes","track_bytes"}...]}   the layout probe's, null without it
  *   "seekcurve_file": "seekcurve.tsv"
  */
 #ifndef HDDSCOPE_FIT_H
@@ -70,6 +72,21 @@ struct hd_fit_zone {
 	double offset_bytes, mb_s;
 };
 
+/* A zone as the layout probe found it: the lowest position measured in it and its bytes per track. */
+struct hd_fit_lzone {
+	double offset_bytes, track_bytes;
+};
+
+#define HD_FIT_MAX_LZONES 64
+
+/* What the layout probe found (layout.tsv); NAN and no zones without it. */
+struct hd_fit_layout {
+	double offset_bytes, track_bytes;	/* the walk's place and its bytes per track (a revolution) */
+	double track_skew, cylinder_skew;	/* sectors */
+	struct hd_fit_lzone zones[HD_FIT_MAX_LZONES];
+	size_t nzones;
+};
+
 /* Ruemmler-Wilkes: a + b*sqrt(d) for d < knee, else c + e*d (d in bytes, ms); rms of the fit. */
 struct hd_fit_rw {
 	double a, b, knee, c, e, rms;
@@ -93,6 +110,7 @@ struct hd_fit_result {
 	double shortest_seek_bytes, shortest_seek_ms;	/* positioning at the shortest distance measured */
 	double avg_seek_ms, full_stroke_ms;
 	struct hd_fit_fig fig[HD_FIG_N];	/* the extracted figures, by enum hd_fit_fig_id */
+	struct hd_fit_layout layout;
 	double capacity_bytes;
 	const char *seek_estimator;
 	int have_model;			/* model: fitted (else the section's "model" is empty) */

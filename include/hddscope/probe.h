@@ -183,6 +183,7 @@ int hd_cmd_interval(int argc, char **argv);
 int hd_cmd_bench(int argc, char **argv);
 int hd_cmd_zone(int argc, char **argv);
 int hd_cmd_cache(int argc, char **argv);
+int hd_cmd_layout(int argc, char **argv);
 
 /* The identity lines of a data file header (every probe's, and others that describe a drive). */
 void hd_identity_header(struct hd_df_writer *w, const struct hd_identity *id);

@@ -112,7 +112,14 @@ struct hd_cache_opts {
 };
 
 extern const struct hd_probe hd_probe_cache;
+
+struct hd_layout_opts {
+	struct hd_common c;
+	uint64_t at, tracks, cylinders, wcylinders, points, refine;
+	int have_at;
+};
+
 extern const struct hd_probe hd_probe_seek, hd_probe_response, hd_probe_media, hd_probe_queue,
-	hd_probe_interval, hd_probe_bench, hd_probe_zone;
+	hd_probe_interval, hd_probe_bench, hd_probe_zone, hd_probe_layout;
 
 #endif

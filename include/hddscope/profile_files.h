@@ -20,6 +20,7 @@ enum hd_profile_file_id {
 	HD_PF_ZONE,
 	HD_PF_INTERVAL_READ,
 	HD_PF_CACHE,
+	HD_PF_LAYOUT,
 	HD_PF_COUNT
 };
 

@@ -5,7 +5,8 @@
  * methods are documented in hddscope(1) (FIT METHODS) and, briefly, where
  * they are computed: the revolution in fit_rev.c, the seek curve in fit_seek.c, its
  * models and datasheet figures in fit_model.c, the overhead, caches and
- * zones in fit_caches.c, the inputs in fit_inputs.c.  This file runs them
+ * zones in fit_caches.c, the layout probe's figures (track size, switch
+ * times, surfaces, zones) in fit_layout.c, the inputs in fit_inputs.c.  This file runs them
  * in order, writes seekcurve.tsv and fills the result; fit_json.c writes
  * the result out, fit_drive.c a simulated drive from it.
  */
@@ -58,6 +59,9 @@ static int result_of(const struct fit *f, const struct inputs *in, struct hd_fit
 	for (int i = 0; i < HD_FIG_N; i++)
 		r->fig[i] = (struct hd_fit_fig){ stored(f->fig[i].value), stored(f->fig[i].low),
 						 stored(f->fig[i].high), f->fig[i].method };
+	r->layout = f->layout;
+	r->layout.offset_bytes = stored(f->layout.offset_bytes);
+	r->layout.track_bytes = stored(f->layout.track_bytes);
 	r->avg_seek_ms = stored(f->avg);
 	r->full_stroke_ms = stored(f->full);
 	r->capacity_bytes = stored(f->cap);
@@ -248,6 +252,7 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 		f->wc = f->fig[HD_FIG_WRITE_CACHE_BYTES].value > 0;
 		f->wc_method = "the cache probe's write-cache figure (0: writes through)";
 	}
+	fit_layout(f, in);
 	return 0;
 }
 

@@ -4,10 +4,11 @@
  * DIR/seekcurve.tsv, so that a measured drive can be simulated and the
  * simulation measured again.
  *
- * The host cannot see surfaces, so every "cylinder" here is one track
- * (surfaces = 1).  Track sizes come from the tiny-distance response reads
- * (bytes per revolution at both ends of the device), shaped by the zone
- * steps where the media sets the rate; the seek table is the measured curve
+ * Surfaces, zones, track sizes and the head switch come from the layout
+ * probe where it ran (else every "cylinder" here is one track, surfaces =
+ * 1, and track sizes come from the tiny-distance response reads, bytes per
+ * revolution at both ends of the device, shaped by the zone steps where the
+ * media sets the rate); the seek table is the measured curve
  * with each byte distance mapped to tracks through that layout at the seek
  * reference, extended to the full stroke by the Ruemmler-Wilkes model.
  */
@@ -35,16 +36,17 @@ struct layout {
 	struct dzone z[MAX_ZONES];
 	size_t n;
 	uint32_t sb;
+	double surf;		/* tracks per cylinder */
 };
 
-/* Cylinder (track) holding byte offset off, fractional. */
+/* Cylinder holding byte offset off, fractional. */
 static double cyl_of(const struct layout *L, double off)
 {
 	size_t i = 0;
 
 	while (i + 1 < L->n && off >= L->z[i + 1].first_byte)
 		i++;
-	return (double)L->z[i].first_cyl + (off - L->z[i].first_byte) / ((double)L->z[i].spt * L->sb);
+	return (double)L->z[i].first_cyl + (off - L->z[i].first_byte) / ((double)L->z[i].spt * L->sb * L->surf);
 }
 
 /* Tracks between ref and ref +- D, the mean of both directions where both fit. */
@@ -82,9 +84,15 @@ static double or_default(double v, double def)
 	return isnan(v) ? def : v;
 }
 
-/* Zones: sizes by bytes, track bytes per zone; 0 or -1 when nothing tells the track size. */
-static int make_layout(const struct hd_fit_result *fit, double rev, struct layout *L, int *iface_bound, double *iface,
-		       const char **zones_assumed)
+/*
+ * Zones: sizes by bytes, track bytes per zone, cylinders of surf tracks;
+ * 0 or -1 when nothing tells the track size.  The layout probe's zones,
+ * where there are any, are the drive's own (each from the lowest position
+ * measured in it); else the response's track sizes shaped by the zone
+ * rates.
+ */
+static int make_layout(const struct hd_fit_result *fit, double rev, double surf, struct layout *L, int *iface_bound,
+		       double *iface, const char **zones_assumed)
 {
 	const struct hd_fit_zone *steps = fit->zones;
 	double cap = fit->capacity_bytes, to = fit->track_bytes_outer, ti = fit->track_bytes_inner;
@@ -94,6 +102,7 @@ static int make_layout(const struct hd_fit_result *fit, double rev, struct layou
 	uint64_t cyl = 0;
 
 	L->sb = 512;
+	L->surf = surf;
 	*zones_assumed = NULL;
 	if (!isfinite(to) && isfinite(ti))
 		to = ti;
@@ -107,7 +116,14 @@ static int make_layout(const struct hd_fit_result *fit, double rev, struct layou
 	*iface = *iface_bound ? ro * 1.01 : (isfinite(ro) ? 3 * ro : 1000);
 	if (nz > MAX_ZONES)
 		nz = MAX_ZONES;
-	if (nz >= 2 && !*iface_bound) {
+	if (fit->layout.nzones >= 1) {
+		nz = fit->layout.nzones < MAX_ZONES ? fit->layout.nzones : MAX_ZONES;
+		for (size_t i = 0; i < nz; i++) {
+			start[i] = i ? fit->layout.zones[i].offset_bytes : 0;
+			B[i] = fit->layout.zones[i].track_bytes;
+		}
+		*zones_assumed = "zones: the layout probe's, each from the lowest position measured in it";
+	} else if (nz >= 2 && !*iface_bound) {
 		double r0 = steps[0].mb_s;
 
 		for (size_t i = 0; i < nz; i++) {
@@ -142,7 +158,7 @@ static int make_layout(const struct hd_fit_result *fit, double rev, struct layou
 
 		if (!(spt >= 2) || !(end > start[i]))
 			continue;
-		ncyl = (uint64_t)llround((end - start[i]) / ((double)spt * L->sb));
+		ncyl = (uint64_t)llround((end - start[i]) / ((double)spt * L->sb * surf));
 		if (ncyl == 0)
 			continue;
 		L->z[L->n++] = (struct dzone){ start[i], cyl, ncyl, spt };
@@ -271,7 +287,9 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		snprintf(err, errlen, "%s: the fit has no revolution time or capacity", dir);
 		return -1;
 	}
-	if (make_layout(fit, rev, &L, &bound, &iface, &zones_assumed)) {
+	/* The host cannot see surfaces unless the extraction counted them: then every cylinder is one track. */
+	surfaces = fmax(fig_or(fit, HD_FIG_SURFACES, 1, &asm_surf), 1);
+	if (make_layout(fit, rev, surfaces, &L, &bound, &iface, &zones_assumed)) {
 		snprintf(err, errlen, "%s: no track sizes (response reads at tiny distances) or zone rates to lay "
 				      "out a drive", dir);
 		return -1;
@@ -303,9 +321,7 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		   "# measured them, and they are this writer's defaults.\n"
 		   "format = 1\nname = %s\nrpm = %.6f\nsector_bytes = %u\n",
 		dir, nm, 60000.0 / rev, L.sb);
-	/* The host cannot see surfaces unless the extraction counted them: then every cylinder is one track. */
-	surfaces = fig_or(fit, HD_FIG_SURFACES, 1, &asm_surf);
-	fprintf(f, "surfaces = %.0f%s\n", fmax(surfaces, 1), asm_surf ? "  # assumed: every cylinder one track" : "");
+	fprintf(f, "surfaces = %.0f%s\n", surfaces, asm_surf ? "  # assumed: every cylinder one track" : "");
 	if (zones_assumed)
 		fprintf(f, "# %s\n", zones_assumed);
 	t2t = fig_or(fit, HD_FIG_TRACK_TO_TRACK, fit->shortest_seek_ms, &t2t_assumed);
@@ -318,9 +334,13 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		 */
 		double sectors = ceil((isfinite(t2t) && t2t > 0 ? t2t : 1.0) / rev * L.z[i].spt) + 1;
 		uint32_t skew = sectors < L.z[i].spt ? (uint32_t)sectors : L.z[i].spt - 1;
+		/* With surfaces, a head switch inside a cylinder: the track skew covers the measured switch. */
+		double hsw = fit->fig[HD_FIG_HEAD_SWITCH].value;
+		double tsec = surfaces > 1 && isfinite(hsw) ? ceil(hsw / rev * L.z[i].spt) + 1 : 0;
+		uint32_t tskew = tsec < L.z[i].spt ? (uint32_t)tsec : L.z[i].spt - 1;
 
-		fprintf(f, "zone = %llu %llu %u 0 %u%s\n", (unsigned long long)L.z[i].first_cyl,
-			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, skew,
+		fprintf(f, "zone = %llu %llu %u %u %u%s\n", (unsigned long long)L.z[i].first_cyl,
+			(unsigned long long)(L.z[i].first_cyl + L.z[i].ncyl - 1), L.z[i].spt, tskew, skew,
 			!(isfinite(t2t) && t2t > 0) ? "  # skew assumed: a 1 ms track-to-track seek"
 			: t2t_assumed ? "  # skew assumed: the shortest seek measured" : "");
 	}

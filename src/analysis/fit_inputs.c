@@ -119,6 +119,8 @@ int fit_load_inputs(const char *dir, struct inputs *in, char *err, size_t errlen
 				in->interval = df;
 		} else if (strcmp(t, "cache") == 0 && hd_df_col(df, "phase")) {
 			in->cache = df;
+		} else if (strcmp(t, "layout") == 0 && hd_df_col(df, "skew_sectors")) {
+			in->layout = df;
 		} else if (strcmp(t, "zone") == 0 && hd_df_col(df, "mb_s")) {
 			in->zone = df;
 		} else if (strcmp(t, "queue") == 0 && !hd_df_meta(df, "table") && hd_df_col(df, "iops")) {

@@ -84,6 +84,28 @@ static void put_caches(struct hd_json *j, const struct hd_fit_result *r)
 	hd_json_end(j);
 }
 
+static void put_layout(struct hd_json *j, const struct hd_fit_layout *ly)
+{
+	if (!isfinite(ly->track_bytes) && !ly->nzones) {
+		hd_json_null(j, "layout");
+		return;
+	}
+	hd_json_obj(j, "layout");
+	hd_json_num(j, "offset_bytes", ly->offset_bytes);
+	hd_json_num(j, "track_bytes", ly->track_bytes);
+	hd_json_num(j, "track_skew_sectors", ly->track_skew);
+	hd_json_num(j, "cylinder_skew_sectors", ly->cylinder_skew);
+	hd_json_arr(j, "zones");
+	for (size_t i = 0; i < ly->nzones; i++) {
+		hd_json_obj(j, NULL);
+		hd_json_num(j, "offset_bytes", ly->zones[i].offset_bytes);
+		hd_json_num(j, "track_bytes", ly->zones[i].track_bytes);
+		hd_json_end(j);
+	}
+	hd_json_end(j);
+	hd_json_end(j);
+}
+
 static void put_zones(struct hd_json *j, const struct hd_fit_result *r)
 {
 	if (!r->have_zones) {
@@ -147,6 +169,7 @@ void hd_fit_json(struct hd_json *j, const char *key, const struct hd_fit_result 
 	hd_json_num(j, "inner", r->track_bytes_inner);
 	hd_json_end(j);
 	put_zones(j, r);
+	put_layout(j, &r->layout);
 	hd_json_num(j, "queue_gain", r->queue_gain);
 	hd_json_bool(j, "queue_gain_at_drive", r->queue_at_drive);
 	hd_json_str(j, "queue_gain_method", r->queue_method);

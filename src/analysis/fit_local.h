@@ -17,7 +17,7 @@
 struct inputs {
 	struct hd_df *df[MAX_FILES];
 	size_t n;
-	const struct hd_df *seek, *resp, *interval, *interval_read, *zone, *queue, *qreq, *cache;
+	const struct hd_df *seek, *resp, *interval, *interval_read, *zone, *queue, *qreq, *cache, *layout;
 };
 
 /* A sample: signed distance and latency (ms); start is the response's start_bytes. */
@@ -61,6 +61,7 @@ struct fit {
 	double shortest_d, shortest_ms;	/* the shortest pooled distance and its positioning */
 	double avg, full;
 	struct hd_fit_fig fig[HD_FIG_N];	/* the extracted figures; hd_fit_fig_none() where not measured */
+	struct hd_fit_layout layout;	/* fit_layout.c's */
 	int ra;			/* -1 unknown, 0 no, 1 yes */
 	double ra_bytes;
 	int wc;			/* -1 unknown, 0 off, 1 on */
@@ -103,6 +104,9 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 
 /* fit_model.c: track-to-track, average and full-stroke seek from the curve. */
 void fit_datasheet(struct fit *f);
+
+/* fit_layout.c: track size, skews, surfaces, switch times, write settle and zones from layout.tsv. */
+void fit_layout(struct fit *f, const struct inputs *in);
 
 /* fit_caches.c: the overhead, caches, track sizes, zones and queue gain. */
 int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, double *C);

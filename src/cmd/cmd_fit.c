@@ -103,6 +103,16 @@ static void print_fit(const char *dir, const struct hd_fit_result *fit)
 	else
 		printf("%-22s not measured\n", "shortest seek");
 	put_fig(fit, HD_FIG_TRACK_TO_TRACK, "track-to-track seek", "ms");
+	put_fig(fit, HD_FIG_HEAD_SWITCH, "head switch", "ms");
+	put_fig(fit, HD_FIG_WRITE_SETTLE, "write settle", "ms");
+	if (isfinite(fit->layout.track_bytes))
+		printf("%-22s %.0f bytes at %.0f (skews: track %.0f, cylinder %.0f sectors)\n", "track size",
+		       fit->layout.track_bytes, fit->layout.offset_bytes, fit->layout.track_skew,
+		       fit->layout.cylinder_skew);
+	else
+		printf("%-22s not measured\n", "track size");
+	put_fig(fit, HD_FIG_SURFACES, "surfaces", "");
+	put_fig(fit, HD_FIG_ZONE_COUNT, "zone count", "");
 	put_ms("average seek", fit->avg_seek_ms);
 	put_ms("full-stroke seek", fit->full_stroke_ms);
 	if (fit->have_model)

@@ -153,6 +153,19 @@ static void fill_cache(void *vo, int quick)
 	}
 }
 
+static void fill_layout(void *vo, int quick)
+{
+	struct hd_layout_opts *o = vo;
+
+	if (quick) {
+		o->points = 16;
+		o->tracks = 40;
+		o->cylinders = 8;
+		o->wcylinders = 8;
+		o->refine = 2;
+	}
+}
+
 /* Room for any probe's options. */
 union probe_opts {
 	struct hd_common c;
@@ -164,6 +177,7 @@ union probe_opts {
 	struct hd_bench_opts bench;
 	struct hd_zone_opts zone;
 	struct hd_cache_opts cache;
+	struct hd_layout_opts layout;
 };
 
 /*
@@ -253,6 +267,21 @@ static double est_cache(int q, int w, double acc, double rate)
 	return reads + (w ? (double)(8 << 20) / rate + 300 * acc : 0);
 }
 
+static double est_layout(int q, int w, double acc, double rate)
+{
+	/*
+	 * Most accesses follow the one before within a revolution (some 0.4 of
+	 * a random access): nine at each position, 2.3 a track walked, 3.5 a
+	 * cylinder crossed, six a cylinder written, five a bisection of each of
+	 * some sixteen zone boundaries (sim:atlas3: 6 s, 8 s with --write).
+	 */
+	double points = q ? 16 : 64, tracks = q ? 40 : 120, cyls = q ? 8 : 24, wcyls = q ? 8 : 20;
+	double refine = q ? 2 : 6;
+
+	(void)rate;
+	return (points * 9 + tracks * 2.3 + cyls * 3.5 + 16 * refine * 5 + (w ? wcyls * 6 : 0)) * 0.4 * acc;
+}
+
 static const struct step steps[] = {
 	{ HD_PF_SEEK_READ, &hd_probe_seek, 0, 0, 0, fill_seek_read, est_seek_read },
 	{ HD_PF_SEEK_WRITE, &hd_probe_seek, 1, 1, 1, fill_seek_write, est_seek_write },
@@ -264,6 +293,7 @@ static const struct step steps[] = {
 	{ HD_PF_ZONE, &hd_probe_zone, 0, 0, 0, fill_zone, est_zone },
 	{ HD_PF_INTERVAL_READ, &hd_probe_interval, 0, 0, 0, fill_interval_read, est_interval_read },
 	{ HD_PF_CACHE, &hd_probe_cache, 0, 1, 0, fill_cache, est_cache },
+	{ HD_PF_LAYOUT, &hd_probe_layout, 0, 1, 1, fill_layout, est_layout },
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
@@ -322,6 +352,12 @@ static const struct hd_cmdspec profile_spec = {
 		 "write their data files into DIR, draw every\n"
 		 "chart into DIR/charts/, and write DIR/summary.json.  Prints an estimate of\n"
 		 "the drive time before it starts and the time taken at the end (for a\n"
+		 "layout; with --write also the write probes: seek writes, response writes\n"
+		 "(--sync, so that they time the mechanics rather than the write cache),\n"
+		 "interval, sequential and random writes, the layout's FUA writes), write\n"
+		 "their data files into DIR, draw every chart into DIR/charts/, and write\n"
+		 "DIR/summary.json.  Prints an estimate of the drive time before it starts\n"
+		 "and the time taken at the end (for a\n"
 		 "simulated drive: the simulated drive time and the CPU time).\n"
 		 "\n",
 	.opts = profile_options,

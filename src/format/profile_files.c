@@ -13,4 +13,5 @@ const struct hd_profile_file hd_profile_files[HD_PF_COUNT] = {
 	[HD_PF_ZONE] = { "zone", "zone", HD_PF_STEP },
 	[HD_PF_INTERVAL_READ] = { "interval-read", "interval", HD_PF_STEP | HD_PF_ACCESSES },
 	[HD_PF_CACHE] = { "cache", "cache", HD_PF_STEP },
+	[HD_PF_LAYOUT] = { "layout", "layout", HD_PF_STEP },
 };

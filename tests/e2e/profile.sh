@@ -34,8 +34,8 @@ assert t["drive_s"] > 0 and t["estimate_s"] > 0 and t["cpu_s"] >= 0, t
 PY
 }
 
-read_probes=(seek-read response media queue bench zone interval-read cache)
-write_probes=(seek-read seek-write response media queue interval bench zone interval-read cache)
+read_probes=(seek-read response media queue bench zone interval-read cache layout)
+write_probes=(seek-read seek-write response media queue interval bench zone interval-read cache layout)
 
 # A full default profile of a simulated drive: quick in CPU, minutes of drive time.
 run 0 "$HDDSCOPE" profile --quiet -o "$T/sim" sim:atlas3

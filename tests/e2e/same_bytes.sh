@@ -32,6 +32,8 @@ probes() {
 	run 0 "$HDDSCOPE" bench -q --seed 7 --write --time 1s -o "$d/bench.tsv" "sim:$drive"
 	run 0 "$HDDSCOPE" zone -q --seed 7 --points 20 -o "$d/zone.tsv" "sim:$drive"
 	run 0 "$HDDSCOPE" cache -q --seed 7 --reps 1 --write --span 4m -o "$d/cache.tsv" "sim:$drive"
+	run 0 "$HDDSCOPE" layout -q --seed 7 --write --points 8 --tracks 30 --cylinders 4 --write-cylinders 4 \
+		-o "$d/layout.tsv" "sim:$drive"
 }
 
 probes atlas3
