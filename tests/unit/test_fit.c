@@ -460,15 +460,17 @@ START_TEST(test_drive_out)
 	/*
 	 * Not yet: issue 14 (the round trip within max(0.2 ms, 3%) on 95% of
 	 * bins).  Today the model --drive-out writes, profiled again, seeks
-	 * 5 to 27% (median 9%) below the original on DiskSim's Atlas III: it
-	 * has no overheads after a read or a write, one surface and none of
-	 * the layout's spares and slips.  The bounds hold today's figures so
-	 * that the round trip cannot get worse unnoticed.
+	 * 0 to 34% (median 7%) below the original on DiskSim's Atlas III, the
+	 * most at one and two cylinders (1.2 and 2.4 MB: 1.03 for 1.56 ms,
+	 * 1.49 for 1.82) since it takes the layout probe's surfaces and zones:
+	 * it has no overheads after a read or a write and none of the layout's
+	 * spares and slips.  The bounds hold today's figures so that the round
+	 * trip cannot get worse unnoticed.
 	 */
 	ck_assert_uint_ge(n, 40);
 	ck_assert_msg(ok * 4 >= n * 3, "%zu of %zu bins within 15%%", ok, n);
 	ck_assert_msg(tu_median(errs, n) <= 0.12, "median difference %.3f", tu_median(errs, n));
-	ck_assert_double_le(errs[n - 1], 0.32);
+	ck_assert_double_le(errs[n - 1], 0.345);
 	ck_assert_double_lt(rel(fit.rpm, 7200), 0.005);
 	hd_df_free(a);
 	hd_df_free(b);
