@@ -370,6 +370,18 @@ static int window_trial(struct cx *c, void *big, uint64_t L, uint64_t x, const c
 	return 0;
 }
 
+/* A buffer of len bytes for one access (what: "read" or "write"); NULL, the run marked fatal, without memory. */
+static void *cx_buf(struct cx *c, uint64_t len, const char *what)
+{
+	void *b = hd_buf_alloc(c->d, len);
+
+	if (!b) {
+		hd_err("%s: out of memory for a %" PRIu64 "-byte %s", c->d->path, len, what);
+		c->s.fatal = 1;
+	}
+	return b;
+}
+
 /*
  * The window a segment holds right after a read that fills it: a read of L
  * bytes (twice the first size whose first block did not stay cached, and
@@ -395,12 +407,9 @@ static int phase_window(struct cx *c, uint64_t L, uint64_t max)
 	step = 2 * L / WINDOW_POINTS / c->sector * c->sector;
 	if (!step || 3 * L > c->d->size / 2)
 		return 0;
-	big = hd_buf_alloc(c->d, L);
-	if (!big) {
-		hd_err("%s: out of memory for a %" PRIu64 "-byte read", c->d->path, L);
-		c->s.fatal = 1;
+	big = cx_buf(c, L, "read");
+	if (!big)
 		return 1;
-	}
 	hd_dfw_meta(c->s.w, "span_window", "read_bytes=%" PRIu64 " step_bytes=%" PRIu64, L, step);
 	for (int i = 0; i < WINDOW_POINTS; i++) {
 		if (window_trial(c, big, L, (uint64_t)i * step, "window", &hit[i]))
@@ -452,12 +461,9 @@ static int phase_span(struct cx *c, uint64_t reps, uint64_t max)
 		if (L == prev)
 			continue;
 		prev = L;
-		big = hd_buf_alloc(c->d, L);
-		if (!big) {
-			hd_err("%s: out of memory for a %" PRIu64 "-byte read", c->d->path, L);
-			c->s.fatal = 1;
+		big = cx_buf(c, L, "read");
+		if (!big)
 			return 1;
-		}
 		for (uint64_t r = 0; r < reps; r++) {
 			uint64_t p = cx_place(c, L);
 			int64_t lat;
@@ -534,12 +540,9 @@ static int phase_wsize(struct cx *c, uint64_t max)
 		if (L == prev)
 			continue;
 		prev = L;
-		big = hd_buf_alloc(c->d, L);
-		if (!big) {
-			hd_err("%s: out of memory for a %" PRIu64 "-byte write", c->d->path, L);
-			c->s.fatal = 1;
+		big = cx_buf(c, L, "write");
+		if (!big)
 			return 1;
-		}
 		p = cx_place(c, L);
 		/* The read is the data-preserving one: the write puts back exactly its bytes. */
 		rr = hd_dev_timed(c->d, HD_OP_READ, big, L, p, &rl);
