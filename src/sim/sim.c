@@ -94,6 +94,8 @@ struct hd_sim {
 	double rev_ns, iface_ns_per_byte, iface_w_ns_per_byte, seek_sd_ns;
 	int64_t head_switch_ns, settle_ns, req_ovh_ns;
 	int64_t rmiss_ns[2], rhit_ns[2], wmiss_ns[2], whit_ns[2], compl_ns[2], resel_ns[1], prep_ns;
+	int64_t rdisc_ns[2], wdisc_ns, resel2_ns, xdisc_ns[5], min_wseek_ns;
+	uint64_t wend;		/* where the last write ended, +1 (0: none) */
 	uint64_t seg_sectors, ra_sectors, ra_min_sectors, wc_bytes, wseg_sectors;
 	uint64_t lo_bytes, hi_bytes;	/* destage water marks */
 	uint32_t wsegs;		/* extents (segments) that may hold write data */
@@ -109,6 +111,7 @@ struct hd_sim {
 	uint64_t ra_cap;		/* and none past this sector before ra_cap_until */
 	int64_t ra_cap_until;
 	int64_t ra_t;			/* when sector ra_next starts under the head */
+	int64_t ra_moved;		/* when the stream's last switch (or seek) ended */
 	int64_t wait0;			/* the last media access's rotational wait on its first track */
 	uint64_t media_next;		/* the sector after the last media access */
 	int64_t media_end;		/* when it ended */
@@ -374,6 +377,25 @@ static int64_t rot_wait(const struct hd_sim *s, double angle, int64_t t)
 #define DATA_HERE INT64_MIN
 
 /*
+ * What media() reports of an access besides its end, for DiskSim's
+ * reconnection (the key read_watermark): when sector w (1-based) of the
+ * access is in the buffer, and the latest of done_j + (n - j + 1) x over
+ * its sectors j, done_j the time sector j is in the buffer and x the
+ * host transfer of a sector: the host transfer that follows the media
+ * sector by sector ends no earlier.  min_move: the shortest positioning
+ * before the first sector (a write's minimum seek); data_min: no sector
+ * of a write is written before it (0: none).
+ */
+struct xfer {
+	uint64_t w;
+	double x;
+	int64_t min_move;
+	int64_t data_min;
+	int64_t done_w;
+	double last;
+};
+
+/*
  * Transfer sectors [lba, lba + n) between media and buffer, starting at t
  * with the head wherever it is: per track, positioning (a seek, or a head
  * switch), then the rotational wait for the first sector, then the
@@ -385,7 +407,7 @@ static int64_t rot_wait(const struct hd_sim *s, double angle, int64_t t)
  * the first one began to.
  */
 static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int64_t t,
-		     int64_t data0, double sec_ns, int64_t *first)
+		     int64_t data0, double sec_ns, int64_t *first, struct xfer *xf)
 {
 	const struct hd_sim_model *m = s->m;
 	struct hd_sim_loc l;
@@ -399,15 +421,22 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 	enum settle settle = !write ? SETTLE_NONE : m->write_settle_on_head_switch ? SETTLE_ALL :
 			     lba == s->media_next && t <= s->media_end ? SETTLE_NONE : SETTLE_SEEK;
 
+	uint64_t total = n;
+
+	if (xf)
+		xf->last = 0;
 	locate(s, lba, &l);
 	while (n > 0) {
 		uint64_t k = l.run;
-		double st;
+		double st, mv;
 
 		if (k > n)
 			k = n;
 		st = s->rev_ns / l.z->spt;
-		t += rnd(move_ns(s, l.cyl, l.surf, settle, 1, &s->rng));
+		mv = move_ns(s, l.cyl, l.surf, settle, 1, &s->rng);
+		if (!done && xf && mv < (double)xf->min_move)
+			mv = (double)xf->min_move;
+		t += rnd(mv);
 		if (settle == SETTLE_SEEK)
 			settle = SETTLE_NONE;
 		s->cyl = l.cyl;
@@ -418,6 +447,8 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 
 			if (sec_ns > st)
 				need += (double)(k - 1) * (sec_ns - st);
+			if (xf && need < (double)xf->data_min)
+				need = (double)xf->data_min;
 			if ((double)t < need)
 				t = (int64_t)ceil(need);
 		}
@@ -430,6 +461,16 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 				*first = t;
 		} else {
 			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
+		}
+		if (xf) {
+			/* Linear in j along the track: its first sector or its last gives the latest. */
+			double e = st <= xf->x ? (double)t + st + (double)(total - done) * xf->x :
+				   (double)t + (double)k * st + (double)(total - done - k + 1) * xf->x;
+
+			if (e > xf->last)
+				xf->last = e;
+			if (xf->w > done && xf->w <= done + k)
+				xf->done_w = t + rnd((double)(xf->w - done) * st);
 		}
 		t += rnd((double)k * st);
 		n -= k;
@@ -601,6 +642,7 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 
 			s->cyl = l.cyl;
 			s->surf = l.surf;
+			s->ra_moved = t;
 			s->ra_t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
 			s->ra_fresh = 0;
 			continue;
@@ -864,7 +906,7 @@ static int64_t wc_cover(struct hd_sim *s)
 	}
 	if (!k)
 		return s->free_at;
-	t = media(s, e->start, k, 1, s->infl_end, d0, e->psec, NULL);
+	t = media(s, e->start, k, 1, s->infl_end, d0, e->psec, NULL, NULL);
 	s->infl_next = e->start + k;
 	s->infl_end = s->free_at = t;
 	return t;
@@ -892,7 +934,7 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 	locate(s, e->start, &l);
 	k = l.run < n ? l.run : n;
 	e->cover = 0;
-	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first));
+	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first, NULL));
 	e->start += k;
 	s->infl_next = e->start;
 	s->dirty_bytes -= k * s->sb;
@@ -1113,6 +1155,104 @@ static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
 	return rot_wait(s, hd_sim_loc_angle(s->m, &l), arrive) - arrive < need ? t + rnd(s->rev_ns) : t;
 }
 
+/*
+ * DiskSim's disk with readahead_stop_in_sector stops read-ahead in the
+ * sector as a command arrives at ts; a switch under way completes, and
+ * the command's mechanism, free from t0 on, waits as long again as the
+ * switch had to go.
+ */
+static void stream_stop_arrival(struct hd_sim *s, int64_t ts, int64_t t0)
+{
+	int64_t stop = ts;
+
+	if (!s->ra_on || !s->m->readahead_stop_in_sector)
+		return;
+	stream_run(s, ts, UINT64_MAX);
+	if (s->ra_next < s->ra_limit && s->ra_t > ts && s->ra_moved > ts)
+		stop = s->ra_moved;
+	s->ra_on = 0;
+	if (s->free_at < t0 + (stop - ts))
+		s->free_at = t0 + (stop - ts);
+}
+
+/*
+ * DiskSim's read water mark: the sectors of an n-sector read miss that
+ * must be in the buffer before the drive reconnects (1-based; 0: it never
+ * disconnected), a fraction of the request (at least one sector) or of
+ * the segment, at most the request.
+ */
+static uint64_t read_water(const struct hd_sim *s, uint64_t n)
+{
+	const struct hd_sim_model *m = s->m;
+	uint64_t seg = s->seg_sectors ? s->seg_sectors : n, w;
+
+	if (m->read_water_by == HD_SIM_WATER_NEVER)
+		return 0;
+	if (m->read_water_by == HD_SIM_WATER_REQUEST) {
+		w = (uint64_t)(m->read_water * (double)(n < seg ? n : seg));
+		if (w < 1)
+			w = 1;
+	} else {
+		w = (uint64_t)ceil(m->read_water * (double)seg - 1e-9);
+	}
+	return w < n ? w : n;
+}
+
+/*
+ * When a read miss that arrived at ts has reached the host (before its
+ * completion overhead), as DiskSim has it: the drive disconnects after
+ * the command (read_miss_overhead_ms and read_disconnect_overhead_ms),
+ * reconnects once the water mark's sectors are in the buffer (xf->done_w)
+ * and it has disconnected, reselects the host (reselect_overhead_ms and
+ * data_prep_overhead_ms), and holds the bus while the rest follows the
+ * media sector by sector.  A drive that never disconnects sends from the
+ * end of the command (and its data preparation) on.
+ */
+static int64_t read_reconnect(const struct hd_sim *s, int64_t ts, size_t len, const struct xfer *xf)
+{
+	int lw = s->last_write;
+	int64_t x0;
+	double e;
+
+	if (!xf->w) {
+		x0 = ts + s->rmiss_ns[lw] + s->prep_ns;
+	} else {
+		x0 = ts + s->rmiss_ns[lw] + s->rdisc_ns[lw];
+		if (x0 < xf->done_w)
+			x0 = xf->done_w;
+		x0 += s->resel_ns[0] + s->prep_ns;
+	}
+	e = (double)(x0 + iface_ns(s, len));
+	return rnd(e > xf->last ? e : xf->last);
+}
+
+/*
+ * A read of [a, b) that the read-ahead under way reads (it arrived at ts,
+ * its command overhead for the mechanism ended at t0; the stream reads
+ * sector a from first on, or had it by t0, and the last sector by end):
+ * DiskSim's disk takes it as a partial hit and sends it at once, the read
+ * hit overhead and the data preparation after its arrival, holding the
+ * bus while the rest comes off the platter.  Returns when it has reached
+ * the host (before its completion overhead).
+ */
+static int64_t partial_hit_done(const struct hd_sim *s, uint64_t a, uint64_t b, int64_t ts, int64_t t0,
+				int64_t first, int64_t end, size_t len)
+{
+	struct hd_sim_loc l;
+	double x = (double)len * s->iface_ns_per_byte / (double)(b - a), st, e;
+	int64_t x0 = ts + s->rhit_ns[s->last_write] + s->prep_ns;
+
+	e = (double)(x0 + iface_ns(s, len));
+	if ((double)end + x > e)
+		e = (double)end + x;
+	locate(s, a, &l);
+	st = s->rev_ns / l.z->spt;
+	/* Media faster than the bus: once the first sector is in, the bus never waits again. */
+	if (first > t0 && st <= x && (double)first + st + (double)(b - a) * x > e)
+		e = (double)first + st + (double)(b - a) * x;
+	return rnd(e);
+}
+
 /* A read of [a, b) arriving at ts (its request overhead done); returns its completion. */
 static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off, uint64_t a, uint64_t b,
 			  int64_t ts, int *hit)
@@ -1146,17 +1286,32 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 	if (s->ra_on && a >= s->segs[s->ra_seg].start && a <= s->ra_limit && !s->dn) {
 		stream_cap(s, b, ts, INT64_MAX);
 		t = stream_continue(s, a, b, t0, &first);
-		t = read_done(s, first, t, len);
+		if (s->m->read_water_by != HD_SIM_WATER_OFF)
+			t = partial_hit_done(s, a, b, ts, t0, first, t, len);
+		else
+			t = read_done(s, first, t, len);
 		if (s->ra_cap_until == INT64_MAX)
 			s->ra_cap_until = t;
 		return t + s->compl_ns[0];
 	}
+	if (s->m->read_water_by != HD_SIM_WATER_OFF)
+		stream_stop_arrival(s, ts, t0);
 	/* Read-ahead goes on through the command overhead. */
 	stream_stop(s, t0);
 	t = wc_before_media(s, t0);
 	if (t < s->free_at)
 		t = s->free_at;
-	t = media(s, a, b - a, 0, reselect(s, a, t), DATA_HERE, 0, &first);
+	if (s->m->read_water_by != HD_SIM_WATER_OFF) {
+		struct xfer xf = { .w = read_water(s, b - a), .x = (double)len * s->iface_ns_per_byte / (double)(b - a) };
+
+		t = media(s, a, b - a, 0, t, DATA_HERE, 0, &first, &xf);
+		s->free_at = t;
+		seg_fill(s, a, b, t, s->wait0);
+		t = read_reconnect(s, ts, len, &xf);
+		stream_cap(s, b, t, t);
+		return t + s->compl_ns[0];
+	}
+	t = media(s, a, b - a, 0, reselect(s, a, t), DATA_HERE, 0, &first, NULL);
 	s->free_at = t;
 	seg_fill(s, a, b, t, s->wait0);
 	t = read_done(s, first, t, len);
@@ -1203,6 +1358,67 @@ static int64_t wc_stream(struct hd_sim *s, uint64_t a, uint64_t b, uint64_t piec
 	return t;
 }
 
+/*
+ * A write of [a, b) that goes to the media, arriving at ts, as DiskSim's
+ * disk without a write cache has it (the key write_disconnect_overhead_ms):
+ * the mechanism may start after the command's overhead, the host sends the
+ * data once the command and its data preparation are done; the
+ * drive disconnects after the data (write_disconnect_overhead_ms) and
+ * reselects the host after the media write (reselect_overhead_ms) to
+ * complete.  A write that follows a write (the write segment is the one
+ * used last) but does not continue it takes DiskSim's extra write
+ * disconnect where the model has one (extra_write_disconnect_ms:
+ * the mechanism waits COMMAND + SEEK_DELTA; the drive disconnects after
+ * COMMAND + DISCONNECT, reselects INTER later (reselect_overhead_ms,
+ * data_prep_overhead_ms) for the data, disconnects after it with
+ * DISCONNECT2 and reselects for the completion with
+ * reselect_other_overhead_ms).  A write's first positioning takes at
+ * least min_write_seek_ms.  Returns the completion.
+ */
+static int64_t write_disconnected(struct hd_sim *s, size_t len, uint64_t off, uint64_t a, uint64_t b, int64_t ts)
+{
+	/* The extra disconnect: a write after a write (its segment the last used) that does not continue it. */
+	int lw = s->last_write, xd = s->m->extra_write_disconnect && lw && s->wend && s->wend != a + 1;
+	int64_t go, d0, in, disc, t;
+	struct xfer xf = { .min_move = s->min_wseek_ns };
+	double sec_ns = (double)s->sb * s->iface_w_ns_per_byte;
+
+	if (xd) {
+		go = ts + s->xdisc_ns[0] + s->xdisc_ns[4];
+		d0 = ts + s->xdisc_ns[0] + s->xdisc_ns[1] + s->xdisc_ns[2] + s->resel_ns[0] + s->prep_ns;
+	} else {
+		go = ts + s->wmiss_ns[lw];
+		d0 = ts + s->wmiss_ns[lw] + s->prep_ns;
+	}
+	in = d0 + iface_w_ns(s, len);
+	disc = in + (xd ? s->xdisc_ns[3] : s->wdisc_ns);
+	/*
+	 * Each sector may be written once it has arrived; a model with the
+	 * extra write disconnect writes none before the buffer holds ten of
+	 * them (or all of fewer), fifteen of a write of 45 or more.
+	 */
+	if (s->m->extra_write_disconnect) {
+		uint64_t n = b - a, k = n >= 45 ? 15 : n < 10 ? n : 10;
+
+		xf.data_min = d0 + rnd((double)k * sec_ns);
+	}
+	stream_stop_arrival(s, ts, go);
+	stream_stop(s, go);
+	t = wc_flush(s, go);
+	if (t < s->free_at)
+		t = s->free_at;
+	t = media(s, a, b - a, 1, t, d0, sec_ns, NULL, &xf);
+	/* A partial physical sector is read first and written a revolution later. */
+	if (off % s->sb || len % s->sb)
+		t += rnd(s->rev_ns);
+	t = write_retry(s, t);
+	s->free_at = t;
+	s->wend = b + 1;
+	if (t < disc)
+		t = disc;
+	return t + (xd ? s->resel2_ns : s->resel_ns[0]) + s->compl_ns[1];
+}
+
 /* A write of [a, b) arriving at ts (its request overhead done); returns its completion. */
 static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t a, uint64_t b, int64_t ts,
 			   int *hit)
@@ -1224,13 +1440,15 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 		*hit = 1;
 		return done + s->compl_ns[1];
 	}
+	if (s->m->write_disconnect)
+		return write_disconnected(s, len, off, a, b, ts);
 	/* To the media, after all dirty data; the host sends the data from the end of the overhead on. */
 	d0 = ts + s->wmiss_ns[lw] + s->prep_ns;
 	stream_stop(s, d0);
 	t = wc_flush(s, d0);
 	if (t < s->free_at)
 		t = s->free_at;
-	t = media(s, a, b - a, 1, reselect(s, a, t), d0, (double)s->sb * s->iface_w_ns_per_byte, NULL);
+	t = media(s, a, b - a, 1, reselect(s, a, t), d0, (double)s->sb * s->iface_w_ns_per_byte, NULL, NULL);
 	/* A partial physical sector is read first and written a revolution later. */
 	if (off % s->sb || len % s->sb)
 		t += rnd(s->rev_ns);
@@ -1264,7 +1482,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 		t = wc_flush(s, t);
 		if (t < s->free_at)
 			t = s->free_at;
-		t = media(s, a, b - a, op == HD_OP_WRITE, t, DATA_HERE, 0, NULL) + rnd(RETRY_REVS * s->rev_ns);
+		t = media(s, a, b - a, op == HD_OP_WRITE, t, DATA_HERE, 0, NULL, NULL) + rnd(RETRY_REVS * s->rev_ns);
 		s->free_at = t;
 		s->st.errors++;
 		*result = -EIO;
@@ -1568,6 +1786,13 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	}
 	s->resel_ns[0] = rnd(m->reselect_overhead_ms * 1e6);
 	s->prep_ns = rnd(m->data_prep_overhead_ms * 1e6);
+	s->rdisc_ns[0] = rnd(m->read_disc_ovh_ms[0] * 1e6);
+	s->rdisc_ns[1] = rnd(m->read_disc_ovh_ms[1] * 1e6);
+	s->wdisc_ns = rnd(m->write_disc_ovh_ms * 1e6);
+	s->resel2_ns = rnd(m->reselect_other_ms * 1e6);
+	for (int i = 0; i < 5; i++)
+		s->xdisc_ns[i] = rnd(m->xdisc_ms[i] * 1e6);
+	s->min_wseek_ns = rnd(m->min_write_seek_ms * 1e6);
 	s->seg_sectors = m->cache_segment_blocks * BLK / m->sector_bytes;
 	s->ra_sectors = m->readahead_max_blocks * BLK / m->sector_bytes;
 	s->ra_min_sectors = m->readahead_min_blocks * BLK / m->sector_bytes;
