@@ -748,12 +748,30 @@ static int read_hit(struct hd_sim *s, uint64_t a, uint64_t b)
 	return s->dn && dirty_covers(s, a, b) ? -1 : 0;
 }
 
+/* Where the cached front of a read of [a, b) ends: a segment holding a but not b, or a (none). */
+static uint64_t cached_front(const struct hd_sim *s, uint64_t a, uint64_t b)
+{
+	uint64_t c = a;
+
+	for (uint32_t i = 0; i < s->nsegs; i++)
+		if (s->segs[i].start <= a && a < s->segs[i].end && s->segs[i].end < b && s->segs[i].end > c)
+			c = s->segs[i].end;
+	return c;
+}
+
 static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b)
 {
 	uint32_t i;
 
 	for (i = 0; i < s->nsegs; i++)
 		if (s->segs[i].start < b && a < s->segs[i].end) {
+			/*
+			 * DiskSim's disk keeps a segment that read-ahead is still
+			 * filling when the write has a segment of its own.
+			 */
+			if (s->m->read_water_by != HD_SIM_WATER_OFF && s->m->separate_write_segment && s->ra_on &&
+			    s->ra_seg == i && s->ra_next < s->ra_limit)
+				continue;
 			if (s->ra_on && s->ra_seg == i) {
 				s->ra_on = 0;
 				if (s->free_at < s->ra_t)
@@ -1303,7 +1321,25 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		t = s->free_at;
 	if (s->m->read_water_by != HD_SIM_WATER_OFF) {
 		struct xfer xf = { .w = read_water(s, b - a), .x = (double)len * s->iface_ns_per_byte / (double)(b - a) };
+		uint64_t c = cached_front(s, a, b);
 
+		/*
+		 * A partial hit (the read's first sectors in a segment): DiskSim
+		 * sends them at once, the read hit overhead and the data
+		 * preparation after the arrival, and holds the bus while the
+		 * media reads the rest.
+		 */
+		if (c > a) {
+			double e;
+
+			t = media(s, c, b - c, 0, t, DATA_HERE, 0, &first, &xf);
+			s->free_at = t;
+			seg_fill(s, a, b, t, 0);
+			e = (double)(ts + s->rhit_ns[lw] + s->prep_ns + iface_ns(s, len));
+			t = rnd(e > xf.last ? e : xf.last);
+			stream_cap(s, b, t, t);
+			return t + s->compl_ns[0];
+		}
 		t = media(s, a, b - a, 0, t, DATA_HERE, 0, &first, &xf);
 		s->free_at = t;
 		seg_fill(s, a, b, t, s->wait0);

@@ -984,6 +984,34 @@ START_TEST(test_read_watermark)
 END_TEST
 
 /*
+ * A partial hit under read_watermark: of an 8 KiB read whose first 4 KiB
+ * are cached, the media reads the other 4 KiB (from where the head is,
+ * right past them: nearly a revolution's wait) while the host takes the
+ * cached ones at once; with the interface slower than the media (100 us
+ * a sector against 50), the read ends 8 sectors' host transfer after the
+ * first new sector is in.  As a miss it would wait for 12 of 16 sectors
+ * (the water mark) before sending any.
+ */
+START_TEST(test_partial_hit)
+{
+	struct rig r = rig_text(SLOW, "read_watermark = 0.75 request\ncache_segments = 2\ncache_segment_kb = 64\n"
+				"readahead = off\n", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 40);
+	double st = REV_NS / spt_of(r.m, 300), t0, t;
+	int64_t lat;
+
+	timed(r.s, HD_OP_READ, x, K4, NULL, NULL);
+	t0 = (double)hd_sim_now(r.s);
+	lat = timed(r.s, HD_OP_READ, x, 2 * K4, NULL, NULL);
+	t = at_sector(r.m, x + 8, t0 + 200000) + st + 8 * 100000;
+	if (t < t0 + 100000 + 16 * 100000)
+		t = t0 + 100000 + 16 * 100000;
+	ck_near(lat, llround(t - t0), 2);
+	rig_free(&r);
+}
+END_TEST
+
+/*
  * DiskSim's write disconnection: after the media write the drive
  * reselects the host (0.3 ms) before the completion; the minimum seek
  * (2 ms) holds a write on the track the head is on; the extra write
@@ -1284,5 +1312,6 @@ int main(void)
 				TU_TEST(test_water_marks), TU_TEST(test_reselect),
 				TU_TEST(test_write_combine_disksim), TU_TEST(test_write_combine_partial),
 				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes),
-				TU_TEST(test_read_watermark), TU_TEST(test_write_disconnect)));
+				TU_TEST(test_read_watermark), TU_TEST(test_write_disconnect),
+				TU_TEST(test_partial_hit)));
 }
