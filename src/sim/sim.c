@@ -1284,7 +1284,9 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		*hit = 1;
 		t = ts + s->rhit_ns[lw] + s->prep_ns + iface_ns(s, len);
 		if (h > 0) {
-			hit_readahead(s, (uint32_t)h - 1, a, b, t);
+			/* DiskSim's disk (read_watermark) reads ahead from the end of the command's overhead on. */
+			hit_readahead(s, (uint32_t)h - 1, a, b,
+				      s->m->read_water_by != HD_SIM_WATER_OFF ? ts + s->rmiss_ns[lw] : t);
 			if (s->ra_on && s->ra_seg == (uint32_t)h - 1)
 				stream_cap(s, b, ts, t);
 		}
@@ -1301,7 +1303,8 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		if (s->free_at < ts)
 			s->free_at = ts;
 	}
-	if (s->ra_on && a >= s->segs[s->ra_seg].start && a <= s->ra_limit && !s->dn) {
+	if (s->ra_on && a >= s->segs[s->ra_seg].start && a <= s->ra_limit && !s->dn &&
+	    (s->m->read_water_by == HD_SIM_WATER_OFF || a < s->ra_next)) {
 		stream_cap(s, b, ts, INT64_MAX);
 		t = stream_continue(s, a, b, t0, &first);
 		if (s->m->read_water_by != HD_SIM_WATER_OFF)

@@ -1012,6 +1012,32 @@ START_TEST(test_partial_hit)
 END_TEST
 
 /*
+ * Read-ahead on a hit under read_watermark starts at the end of the read
+ * miss overhead (0.2 ms), not at the end of the hit's transfer (0.9 ms at
+ * 100 us a sector): with the next sector due 0.5 ms after the hit
+ * arrives, the read-ahead has the next 4 KiB before the read that asks
+ * for them, a hit; started at the hit's end it would have missed it.
+ */
+START_TEST(test_hit_readahead_start)
+{
+	struct rig r = rig_text(SLOW, "read_watermark = 0.75 request\ncache_segments = 2\ncache_segment_kb = 64\n"
+				"readahead_max_blocks = 8\nreadahead_on_hit = on\n", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 40);
+	double tn;
+	int hit;
+
+	timed(r.s, HD_OP_READ, x, K4, NULL, NULL);
+	tn = at_sector(r.m, x + 16, (double)hd_sim_now(r.s) + 20e6);
+	hd_sim_idle(r.s, llround(tn - 500000) - hd_sim_now(r.s));
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, x + 8, K4, &hit, NULL), 100000 + 8 * 100000);
+	ck_assert_int_eq(hit, 1);
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, x + 16, K4, &hit, NULL), 100000 + 8 * 100000);
+	ck_assert_int_eq(hit, 1);
+	rig_free(&r);
+}
+END_TEST
+
+/*
  * DiskSim's write disconnection: after the media write the drive
  * reselects the host (0.3 ms) before the completion; the minimum seek
  * (2 ms) holds a write on the track the head is on; the extra write
@@ -1313,5 +1339,5 @@ int main(void)
 				TU_TEST(test_write_combine_disksim), TU_TEST(test_write_combine_partial),
 				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes),
 				TU_TEST(test_read_watermark), TU_TEST(test_write_disconnect),
-				TU_TEST(test_partial_hit)));
+				TU_TEST(test_partial_hit), TU_TEST(test_hit_readahead_start)));
 }
