@@ -170,7 +170,7 @@ replay() {
 status=0
 declare -a rows=() trows=() notes=() checks=()
 FMT='%-11s %-13s %6s %9s %9s %6s %8s %8s  %s\n'
-TFMT='%-11s %-10s %6s %9s %9s %9s %7s %7s %8s  %s\n'
+TFMT='%-11s %-10s %6s %9s %9s %9s %7s %7s %7s %8s  %s\n'
 # verdict MODEL WORKLOAD RMS DEFAULT_BOUND: "BOUND VERDICT", the bound marked
 # with * when the targets file gives it; VERDICT is OUT when RMS exceeds it.
 # With --new-targets, a row beyond the issue's bound adds its line there.
@@ -330,6 +330,35 @@ for name in "$@"; do
 	drms=$("$ds/bin/rms" "$W/$name.outv" "$W/$name.outv" -1 -1 1 2>"$W/$name.rms.err" | sed -n 's/^rms = //p')
 	[ -n "$drms" ] || { cat "$W/$name.rms.err" >&2; die "$ds/bin/rms $W/$name.outv: no rms"; }
 	drms=$(awk -v r="$drms" 'BEGIN { printf "%.4f", r }')
+	# A diagnostic, not a bound: DiskSim's own service times (recovered as
+	# for the workloads) against the measured ones by hddscope's metric
+	# (exact CDFs; DiskSim's rms tool bins them), so that the two rms
+	# columns can be set beside a ruler they share.
+	{ cat "$V/$name.trace"; echo "R Miss 0 8 0 0"; } >"$W/$name.ds-trace"
+	xrms=-
+	if (cd "$V" && exec "$ds/bin/disksim" "oracle-$name.parv" "$W/$name.x.outv" validate "$W/$name.ds-trace" 0) \
+		>"$W/$name.x.log" 2>&1; then
+		awk -v req="$V/oracle-$name.req" -v ds="$W/$name.x.ds" -v me="$W/$name.x.me" '
+			BEGIN { while ((getline line < req) > 0) { split(line, f, "\t"); t[++k] = f[1] } }
+			NF >= 6 { n++; printf "%.9f\n", t[n + 1] - t[n] - $6 / 1000 > ds; printf "%.9f\n", $5 / 1000 > me }
+		' "$V/$name.trace"
+		sort -g "$W/$name.x.ds" >"$W/$name.x.ds.s" && sort -g "$W/$name.x.me" >"$W/$name.x.me.s" &&
+			xrms=$(awk -v a="$W/$name.x.ds.s" -v b="$W/$name.x.me.s" '
+				function q(x, n, p,   pos, i) {
+					pos = p * n - 1
+					if (pos <= 0) return x[1]
+					if (pos >= n - 1) return x[n]
+					i = int(pos)
+					return x[i + 1] + (pos - i) * (x[i + 2] - x[i + 1])
+				}
+				BEGIN {
+					while ((getline v < a) > 0) xa[++na] = v
+					while ((getline v < b) > 0) xb[++nb] = v
+					if (!na || !nb) { print "-"; exit }
+					for (k = 1; k <= 10000; k++) { d = q(xa, na, k / 10000) - q(xb, nb, k / 10000); s += d * d }
+					printf "%.4f", sqrt(s / 10000)
+				}')
+	fi
 	dmean=$(awk -v m="$(outv_mean "$W/$name.outv")" 'BEGIN { printf "%.3f", m }')
 	tmean=$(awk -v m="$(sed -n 's/^VALIDATE Trace access time average:[[:space:]]*//p' "$W/$name.outv")" 'BEGIN { printf "%.3f", m }')
 	tn=$(grep -c . "$V/$name.trace")
@@ -341,7 +370,7 @@ for name in "$@"; do
 			hmean=- hrms=- b=- v=OUT
 		fi
 		[ "$v" = OUT ] && status=1
-		trows+=("$(printf "$TFMT" "${m%%=*}" "$name" "$tn" "$tmean" "$dmean" "$hmean" "$drms" "$hrms" "$b" "$v")")
+		trows+=("$(printf "$TFMT" "${m%%=*}" "$name" "$tn" "$tmean" "$dmean" "$hmean" "$drms" "$xrms" "$hrms" "$b" "$v")")
 	done
 done
 
@@ -354,8 +383,9 @@ for r in "${rows[@]}"; do echo "$r"; done
 echo
 echo "Measured traces that come with DiskSim: each simulator against the real drive"
 echo "(means in ms: measured, DiskSim's, hddscope's; then each one's rms against the measured"
-echo "times; hddscope's bound: DiskSim's own rms, or with * the targets file's)"
-printf "$TFMT" model trace reqs measured disksim hddscope ds_rms rms_ms bound_ms verdict
+echo "times; ds_x: DiskSim's by hddscope's exact-CDF metric, a diagnostic; hddscope's bound:"
+echo "DiskSim's own rms, or with * the targets file's)"
+printf "$TFMT" model trace reqs measured disksim hddscope ds_rms ds_x rms_ms bound_ms verdict
 for r in "${trows[@]}"; do echo "$r"; done
 if [ ${#checks[@]} -gt 0 ]; then
 	echo
