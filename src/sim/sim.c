@@ -404,14 +404,15 @@ struct xfer {
  * write of a sector cannot start before that sector has arrived, and a
  * track's sectors are written in one pass.  Returns the time the last
  * sector has passed under the head; *first (if not NULL) receives the time
- * the first one began to.
+ * the first one began to; xf (if not NULL) takes and reports what struct
+ * xfer says.
  */
 static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int64_t t,
 		     int64_t data0, double sec_ns, int64_t *first, struct xfer *xf)
 {
 	const struct hd_sim_model *m = s->m;
 	struct hd_sim_loc l;
-	uint64_t done = 0;
+	uint64_t done = 0, total = n;
 	/*
 	 * A write settles after the seek that starts it, not at the track
 	 * switches inside it, where the skews cover the switch (unless the
@@ -420,8 +421,6 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 	 */
 	enum settle settle = !write ? SETTLE_NONE : m->write_settle_on_head_switch ? SETTLE_ALL :
 			     lba == s->media_next && t <= s->media_end ? SETTLE_NONE : SETTLE_SEEK;
-
-	uint64_t total = n;
 
 	if (xf)
 		xf->last = 0;
@@ -1154,11 +1153,13 @@ static int64_t stream_continue(struct hd_sim *s, uint64_t a, uint64_t b, int64_t
 }
 
 /*
- * DiskSim's SCSI reselection: a drive that disconnected for positioning
- * reselects the host, reselect_overhead_ms plus data_prep_overhead_ms,
- * while the platter turns; when the first sector of [a, ..) comes round
- * sooner, the access misses it and waits a revolution.  Returns when the
- * access may start: t, or a revolution later.
+ * The reselection of a model without DiskSim's disconnection keys
+ * (read_watermark, write_disconnect_overhead_ms; read_reconnect() and
+ * write_disconnected() have DiskSim's own): a drive that disconnected for
+ * positioning reselects the host, reselect_overhead_ms plus
+ * data_prep_overhead_ms, while the platter turns; when the first sector of
+ * [a, ..) comes round sooner, the access misses it and waits a revolution.
+ * Returns when the access may start: t, or a revolution later.
  */
 static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
 {
