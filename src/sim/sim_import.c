@@ -839,7 +839,7 @@ static const struct hd_sim_import_row import_table[] = {
 	  "of the transfer) read_watermark is left out and this parameter and the water mark are listed "
 	  "as not expressed" },
 	{ "disk", "High (read) water mark", "read_watermark", "FRACTION" },
-	{ "disk", "Set watermark by reqsize", "read_watermark", "1: request, 0: segment" },
+	{ "disk", "Set watermark by reqsize", "read_watermark", "1: FRACTION alone (request), 0: FRACTION segment" },
 	{ "disk", "Read disconnect afterread", "read_disconnect_overhead_ms", "" },
 	{ "disk", "Read disconnect afterwrite", "read_disconnect_overhead_ms", "AFTER_WRITE" },
 	{ "disk", "Write disconnect overhead", "write_disconnect_overhead_ms", "" },
@@ -1599,7 +1599,7 @@ static int disconnects(struct ctx *c, struct dsblock *d, double scale)
 	if (never != 0) {
 		outf(c->o, "read_watermark = never\n");
 	} else if (hold != 0) {
-		outf(c->o, "read_watermark = %.6g %s\n", water, byreq != 0 ? "request" : "segment");
+		outf(c->o, "read_watermark = %.6g%s\n", water, byreq != 0 ? "" : " segment");
 		if ((rc = get_num(c, d, "disk", "Immed transfer partial hit", 0, 1, &immed)))
 			return rc;
 		if (immed == 0)

@@ -552,11 +552,12 @@ static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
 			m->read_water_by = HD_SIM_WATER_NEVER;
 			return 0;
 		}
-		if (ntok != 2)
-			return perr(p, "%s: expected FRACTION request, FRACTION segment or never", name);
+		if (ntok < 1 || ntok > 2)
+			return perr(p, "%s: expected FRACTION [request|segment] or never", name);
 		if ((rc = get_dbl(p, name, tok[0], 0, 1, 0, &m->read_water)))
 			return rc;
-		return get_word(p, name, tok[1], by, 2, &m->read_water_by);
+		m->read_water_by = HD_SIM_WATER_REQUEST;
+		return ntok == 2 ? get_word(p, name, tok[1], by, 2, &m->read_water_by) : 0;
 	}
 	case E_XDISC:
 		if (ntok != 5)

@@ -959,7 +959,7 @@ static int64_t first_access(const char *base, const char *extra, enum hd_op op, 
 
 START_TEST(test_read_watermark)
 {
-	const char *key = "read_watermark = 0.75 request\nreselect_overhead_ms = 0.3\ndata_prep_overhead_ms = 0.05\n"
+	const char *key = "read_watermark = 0.75\nreselect_overhead_ms = 0.3\ndata_prep_overhead_ms = 0.05\n"
 			  "read_disconnect_overhead_ms = 0.02\n";
 	struct rig r = rig_new("", 1);
 	uint64_t x = lba_of(r.m, 300, 1, 40);
@@ -994,7 +994,7 @@ END_TEST
  */
 START_TEST(test_partial_hit)
 {
-	struct rig r = rig_text(SLOW, "read_watermark = 0.75 request\ncache_segments = 2\ncache_segment_kb = 64\n"
+	struct rig r = rig_text(SLOW, "read_watermark = 0.75\ncache_segments = 2\ncache_segment_kb = 64\n"
 				"readahead = off\n", 1);
 	uint64_t x = lba_of(r.m, 300, 1, 40);
 	double st = REV_NS / spt_of(r.m, 300), t0, t;
@@ -1020,7 +1020,7 @@ END_TEST
  */
 START_TEST(test_hit_readahead_start)
 {
-	struct rig r = rig_text(SLOW, "read_watermark = 0.75 request\ncache_segments = 2\ncache_segment_kb = 64\n"
+	struct rig r = rig_text(SLOW, "read_watermark = 0.75\ncache_segments = 2\ncache_segment_kb = 64\n"
 				"readahead_max_blocks = 8\nreadahead_on_hit = on\n", 1);
 	uint64_t x = lba_of(r.m, 300, 1, 40);
 	double tn;

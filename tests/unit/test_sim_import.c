@@ -291,7 +291,7 @@ static void no_line(const char *text, const char *line)
 START_TEST(test_disconnects)
 {
 	static const char *const want[] = {
-		"read_watermark = 0.75 request", "read_disconnect_overhead_ms = 0.04 0.08",
+		"read_watermark = 0.75", "read_disconnect_overhead_ms = 0.04 0.08",
 		"write_disconnect_overhead_ms = 0.32", "reselect_other_overhead_ms = 0.24",
 		"extra_write_disconnect_ms = 1.2 0.1 0.4 0.2 0.5", "min_write_seek_ms = 0.6",
 	};
@@ -315,7 +315,7 @@ START_TEST(test_disconnects)
 	free(t);
 	tu_writef("x.diskspecs", d, 0, 0);
 	t = import_ok(tu_path("x.diskspecs"), NULL);
-	no_line(t, "read_watermark = 0.75 request");
+	no_line(t, "read_watermark = 0.75");
 	has_line(t, "# not expressed: Hold bus entire read xfer = 0");
 	has_line(t, "# not expressed: High (read) water mark = 0.75");
 	has_line(t, "write_disconnect_overhead_ms = 0.32");

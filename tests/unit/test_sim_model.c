@@ -117,7 +117,7 @@ START_TEST(test_parse_engine_keys)
 		 "readahead_over_requested = off\nreadahead_on_hit = on\nread_any_free_blocks = on\n"
 		 "readahead_stop_in_sector = on\nwrite_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n"
 		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\nwrite_combine = stream\n"
-		 "read_watermark = 0.75 request\nread_disconnect_overhead_ms = 0.02266 0.04551\n"
+		 "read_watermark = 0.75\nread_disconnect_overhead_ms = 0.02266 0.04551\n"
 		 "write_disconnect_overhead_ms = 0.16565\nreselect_other_overhead_ms = 0.12883\n"
 		 "extra_write_disconnect_ms = 0.64244 0.04551 0.42885 0.13437 0.25\nmin_write_seek_ms = 0.6\n");
 	m = parse_ok(text);
@@ -366,7 +366,7 @@ static const struct {
 	{ "format = 1\nwrite_combine = stream disksim\n", 2, "write_combine: expected disksim or stream" },
 	{ "format = 1\nseparate_write_segment = on off\n", 2, "separate_write_segment: expected on or off" },
 	{ "format = 1\nwrite_segments = 0\n", 2, "write_segments: 0 out of range (1..4096)" },
-	{ "format = 1\nread_watermark = 0.5\n", 2, "read_watermark: expected FRACTION request, FRACTION segment or never" },
+	{ "format = 1\nread_watermark = 0.5 request now\n", 2, "read_watermark: expected FRACTION [request|segment] or never" },
 	{ "format = 1\nread_watermark = 0.5 sector\n", 2, "read_watermark: 'sector': expected segment or request" },
 	{ "format = 1\nread_watermark = 1.5 request\n", 2, "read_watermark: 1.5 out of range" },
 	{ "format = 1\nextra_write_disconnect_ms = 1 2 3 4\n", 2,
