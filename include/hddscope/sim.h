@@ -75,6 +75,13 @@ enum hd_sim_wc { HD_SIM_WC_OFF, HD_SIM_WC_ON, HD_SIM_WC_APPEND, HD_SIM_WC_FLUSH 
 enum hd_sim_wcomb { HD_SIM_WCOMB_DISKSIM, HD_SIM_WCOMB_STREAM };
 /* readahead_join: which reads continue the read-ahead under way (DiskSim's "Allow almost read hits"). */
 enum hd_sim_join { HD_SIM_JOIN_WINDOW, HD_SIM_JOIN_NEXT, HD_SIM_JOIN_OFF };
+/*
+ * read_watermark: how a read miss's data goes to the host (DiskSim's
+ * disconnection and reselection): off (the key absent: from the first
+ * sector on), never (the drive never disconnects), or once a fraction of
+ * the segment or of the request is in the buffer.
+ */
+enum hd_sim_water { HD_SIM_WATER_SEGMENT, HD_SIM_WATER_REQUEST, HD_SIM_WATER_NEVER, HD_SIM_WATER_OFF };
 /* readahead: DiskSim's "Buffer continuous read" 0..4. */
 enum hd_sim_readahead { HD_SIM_RA_OFF, HD_SIM_RA_TRACK, HD_SIM_RA_CYLINDER, HD_SIM_RA_SEGMENT,
 			HD_SIM_RA_STREAM };
@@ -130,11 +137,26 @@ struct hd_sim_model {
 	int readahead_join;		/* enum hd_sim_join */
 	int read_partial_hits;		/* a read beginning in the read-ahead's data is a hit for that part */
 	int readahead_preempt;		/* every request takes the mechanism from read-ahead on arrival */
-	double read_watermark;		/* a read miss's transfer starts once this fraction of it is in */
 	int write_combine;		/* enum hd_sim_wcomb */
 	double destage_low, destage_high;	/* fractions of the write cache */
 	double reselect_overhead_ms;	/* DiskSim's first SCSI reselection of a request */
 	double data_prep_overhead_ms;
+	/*
+	 * DiskSim's disconnection and reselection (data/drives/README.md):
+	 * read_watermark, its disconnect overheads after a read and after a
+	 * write; the write's disconnect (write_disconnect: the key is
+	 * given), the other reselection, the extra write disconnect
+	 * (command, disconnect, inter-disconnect delay, second disconnect,
+	 * seek delta) and a write's minimum seek.
+	 */
+	double read_water;
+	int read_water_by;		/* enum hd_sim_water */
+	double read_disc_ovh_ms[2];
+	int write_disconnect;
+	double write_disc_ovh_ms, reselect_other_ms;
+	int extra_write_disconnect;
+	double xdisc_ms[5];
+	double min_write_seek_ms;
 
 	/* computed */
 	uint64_t sectors;		/* capacity in sectors */

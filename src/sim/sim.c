@@ -97,6 +97,8 @@ struct hd_sim {
 	double rev_ns, iface_ns_per_byte, iface_w_ns_per_byte, seek_sd_ns;
 	int64_t head_switch_ns, settle_ns, req_ovh_ns;
 	int64_t rmiss_ns[2], rhit_ns[2], wmiss_ns[2], whit_ns[2], compl_ns[2], resel_ns[1], prep_ns;
+	int64_t rdisc_ns[2], wdisc_ns, resel2_ns, xdisc_ns[5], min_wseek_ns;
+	uint64_t wend;		/* where the last write ended, +1 (0: none) */
 	uint64_t seg_sectors, ra_sectors, ra_min_sectors, wc_bytes, wseg_sectors;
 	uint64_t lo_bytes, hi_bytes;	/* destage water marks */
 	uint32_t wsegs;		/* extents (segments) that may hold write data */
@@ -123,6 +125,7 @@ struct hd_sim {
 	uint32_t own_seg;		/* the segment that holds it */
 	int64_t ra_t;			/* when sector ra_next starts under the head */
 	int64_t ra_idle;		/* the head has waited since then for sector ra_next (0: it is reading) */
+	int64_t ra_moved;		/* when the stream's last switch (or seek) ended */
 	int64_t wait0;			/* the last media access's rotational wait on its first track */
 	uint64_t media_next;		/* the sector after the last media access */
 	int64_t media_end;		/* when it ended */
@@ -131,6 +134,12 @@ struct hd_sim {
 	uint64_t pipe_wait, pipe_held;	/* sectors to come before it starts, and those come so far */
 	double *sent;			/* a ring of seg_sectors: see own_a */
 	double pipe_done;		/* when what has come off the platter so far has crossed */
+	/*
+	 * The transfer of a read miss of a model with read_watermark starts
+	 * pipe_add after the watermark's sector is in, not before pipe_floor
+	 * (DiskSim's disconnection and reselection).
+	 */
+	int64_t pipe_floor, pipe_add;
 
 	/* write-back cache: a ring of extents waiting to be destaged, oldest first */
 	struct extent *dirty;
@@ -394,6 +403,17 @@ static void pipe_run(struct hd_sim *s, int64_t t, double st, uint64_t k);
 #define DATA_HERE INT64_MIN
 
 /*
+ * What a media write of DiskSim's disconnecting disk (write_disconnected)
+ * adds: min_move, the shortest positioning before the first sector (a
+ * write's minimum seek); data_min, no sector is written before it (0:
+ * none).  A read's host transfer is the pipe's (pipe_begin).
+ */
+struct xfer {
+	int64_t min_move;
+	int64_t data_min;
+};
+
+/*
  * Transfer sectors [lba, lba + n) between media and buffer, starting at t
  * with the head wherever it is: per track, positioning (a seek, or a head
  * switch), then the rotational wait for the first sector, then the
@@ -402,10 +422,11 @@ static void pipe_run(struct hd_sim *s, int64_t t, double st, uint64_t k);
  * write of a sector cannot start before that sector has arrived, and a
  * track's sectors are written in one pass.  Returns the time the last
  * sector has passed under the head; *first (if not NULL) receives the time
- * the first one began to.
+ * the first one began to; xf (if not NULL) holds a write's limits (struct
+ * xfer).
  */
 static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int64_t t,
-		     int64_t data0, double sec_ns, int64_t *first)
+		     int64_t data0, double sec_ns, int64_t *first, struct xfer *xf)
 {
 	const struct hd_sim_model *m = s->m;
 	struct hd_sim_loc l;
@@ -422,12 +443,15 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 	locate(s, lba, &l);
 	while (n > 0) {
 		uint64_t k = l.run;
-		double st;
+		double st, mv;
 
 		if (k > n)
 			k = n;
 		st = s->rev_ns / l.z->spt;
-		t += rnd(move_ns(s, l.cyl, l.surf, settle, 1, &s->rng));
+		mv = move_ns(s, l.cyl, l.surf, settle, 1, &s->rng);
+		if (!done && xf && mv < (double)xf->min_move)
+			mv = (double)xf->min_move;
+		t += rnd(mv);
 		if (settle == SETTLE_SEEK)
 			settle = SETTLE_NONE;
 		s->cyl = l.cyl;
@@ -438,6 +462,8 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 
 			if (sec_ns > st)
 				need += (double)(k - 1) * (sec_ns - st);
+			if (xf && need < (double)xf->data_min)
+				need = (double)xf->data_min;
 			if ((double)t < need)
 				t = (int64_t)ceil(need);
 		}
@@ -482,6 +508,35 @@ static int64_t iface_w_ns(const struct hd_sim *s, size_t len)
 	return rnd((double)len * s->iface_w_ns_per_byte);
 }
 
+/* The model has DiskSim's disconnection and reselection (the key read_watermark). */
+static int disconnects(const struct hd_sim *s)
+{
+	return s->m->read_water_by != HD_SIM_WATER_OFF;
+}
+
+/*
+ * DiskSim's read water mark: the sectors of an n-sector read miss that
+ * must be in the buffer before the drive reconnects (1-based; 0: it never
+ * disconnected), a fraction of the request (at least one sector) or of
+ * the segment, at most the request.
+ */
+static uint64_t read_water(const struct hd_sim *s, uint64_t n)
+{
+	const struct hd_sim_model *m = s->m;
+	uint64_t seg = s->seg_sectors ? s->seg_sectors : n, w;
+
+	if (m->read_water_by == HD_SIM_WATER_NEVER)
+		return 0;
+	if (m->read_water_by == HD_SIM_WATER_REQUEST) {
+		w = (uint64_t)(m->read_water * (double)(n < seg ? n : seg));
+		if (w < 1)
+			w = 1;
+	} else {
+		w = (uint64_t)ceil(m->read_water * (double)seg - 1e-9);
+	}
+	return w < n ? w : n;
+}
+
 /*
  * The host transfer of a read: the buffer passes sectors to the host while
  * the platter delivers them, but a sector crosses the interface only once
@@ -498,23 +553,38 @@ static void pipe_begin(struct hd_sim *s, int64_t x0, uint64_t c)
 {
 	s->pipe_on = 1;
 	s->pipe_wait = s->pipe_held = 0;
+	s->pipe_floor = s->pipe_add = 0;
 	s->pipe_done = (double)x0 + (double)c * (double)s->sb * s->iface_ns_per_byte;
 	s->own_x0 = x0;
 	s->own_lin = s->own_rec = c;
 }
 
 /*
- * A read miss of n sectors: its transfer starts once read_watermark of it
- * (at least a sector, of at most a segment) is in the buffer (DiskSim's
- * High (read) water mark, set by the request's size).
+ * A read miss of n sectors arriving at ts.  Without read_watermark its
+ * transfer starts as its first sector is in.  With it, as DiskSim's disk
+ * does: the drive disconnects after the command (read_miss_overhead_ms
+ * and read_disconnect_overhead_ms), reconnects once the water mark's
+ * sectors are in the buffer (read_water) and it has disconnected, and
+ * reselects the host (reselect_overhead_ms and data_prep_overhead_ms);
+ * one that never disconnects sends from the end of the command and its
+ * data preparation on.  Either way the bus is held while the rest follows
+ * the media sector by sector.
  */
-static void pipe_begin_miss(struct hd_sim *s, uint64_t n)
+static void pipe_begin_miss(struct hd_sim *s, uint64_t n, int64_t ts)
 {
-	uint64_t w = (uint64_t)((double)(n < s->seg_sectors || !s->seg_sectors ? n : s->seg_sectors) *
-				s->m->read_watermark);
+	int lw = s->last_write;
+	uint64_t w = disconnects(s) ? read_water(s, n) : 1;
 
+	if (!w) {
+		pipe_begin(s, ts + s->rmiss_ns[lw] + s->prep_ns, 0);
+		return;
+	}
 	pipe_begin(s, 0, 0);
-	s->pipe_wait = w > 1 ? w : 1;
+	s->pipe_wait = w;
+	if (disconnects(s)) {
+		s->pipe_floor = ts + s->rmiss_ns[lw] + s->rdisc_ns[lw];
+		s->pipe_add = s->resel_ns[0] + s->prep_ns;
+	}
 }
 
 /* The next sector of the read is in the buffer at time in: when it crosses, recorded in sent[]. */
@@ -530,6 +600,10 @@ static void pipe_sector(struct hd_sim *s, double in)
 			return;
 		n = s->pipe_held;
 		s->pipe_held = 0;
+		/* The drive reconnects: not before it has disconnected, then it reselects. */
+		d = (in > (double)s->pipe_floor ? in : (double)s->pipe_floor) + (double)s->pipe_add;
+		if (d < s->pipe_done)
+			d = s->pipe_done;
 	}
 	for (q = 0; q < n; q++) {
 		d += xs;
@@ -757,6 +831,7 @@ static void stream_run(struct hd_sim *s, int64_t T, uint64_t target)
 
 			s->cyl = l.cyl;
 			s->surf = l.surf;
+			s->ra_moved = t;
 			s->ra_t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
 			s->ra_idle = t;
 			s->ra_fresh = 0;
@@ -829,6 +904,41 @@ static void stream_stop(struct hd_sim *s, int64_t t)
 	if (s->ra_next < s->ra_min)
 		stream_run(s, INT64_MAX, s->ra_min);
 	stream_halt(s, t);
+}
+
+/*
+ * DiskSim's disk with readahead_stop_in_sector stops read-ahead in the
+ * sector as a command arrives at ts; a switch under way completes, and
+ * the command's mechanism, free from t0 on, waits as long again as the
+ * switch had to go.
+ */
+static void stream_stop_arrival(struct hd_sim *s, int64_t ts, int64_t t0)
+{
+	int64_t stop = ts;
+
+	if (!s->ra_on || !s->m->readahead_stop_in_sector)
+		return;
+	stream_run(s, ts, UINT64_MAX);
+	if (s->ra_next < s->ra_limit && s->ra_t > ts && s->ra_moved > ts)
+		stop = s->ra_moved;
+	s->ra_on = 0;
+	s->ra_idle = 0;
+	if (s->free_at < t0 + (stop - ts))
+		s->free_at = t0 + (stop - ts);
+}
+
+/*
+ * A command arriving at ts, its overhead for the mechanism done at t0,
+ * takes the mechanism from the read-ahead: with readahead_stop_in_sector
+ * (a model with read_watermark) in the sector as it arrives, else once
+ * the read-ahead's minimum is read (readahead_preempt: from the arrival
+ * on; otherwise read-ahead goes on through the command overhead).
+ */
+static void stream_take(struct hd_sim *s, int64_t ts, int64_t t0)
+{
+	if (disconnects(s))
+		stream_stop_arrival(s, ts, t0);
+	stream_stop(s, s->m->readahead_preempt ? ts : t0);
 }
 
 /* Start read-ahead into segment i from sector next, where the head is at t (fresh: not there yet). */
@@ -915,6 +1025,13 @@ static void seg_invalidate(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t)
 
 	for (i = 0; i < s->nsegs; i++)
 		if (s->segs[i].start < b && a < s->segs[i].end) {
+			/*
+			 * DiskSim's disk keeps a segment that read-ahead is still
+			 * filling when the write has a segment of its own.
+			 */
+			if (disconnects(s) && s->m->separate_write_segment && s->ra_on &&
+			    s->ra_seg == i && s->ra_next < s->ra_limit)
+				continue;
 			if (s->ra_on && s->ra_seg == i)
 				stream_halt(s, t);
 			s->segs[i].start = s->segs[i].end = 0;
@@ -1066,7 +1183,7 @@ static int64_t wc_cover(struct hd_sim *s)
 	}
 	if (!k)
 		return s->free_at;
-	t = media(s, e->start, k, 1, s->infl_end, d0, e->psec, NULL);
+	t = media(s, e->start, k, 1, s->infl_end, d0, e->psec, NULL, NULL);
 	s->infl_next = e->start + k;
 	s->infl_end = s->free_at = t;
 	return t;
@@ -1094,7 +1211,7 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 	locate(s, e->start, &l);
 	k = l.run < n ? l.run : n;
 	e->cover = 0;
-	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first));
+	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first, NULL));
 	e->start += k;
 	s->infl_next = e->start;
 	s->dirty_bytes -= k * s->sb;
@@ -1319,11 +1436,13 @@ static int stream_joins(const struct hd_sim *s, uint64_t a)
 }
 
 /*
- * DiskSim's SCSI reselection: a drive that disconnected for positioning
- * reselects the host, reselect_overhead_ms plus data_prep_overhead_ms,
- * while the platter turns; when the first sector of [a, ..) comes round
- * sooner, the access misses it and waits a revolution.  Returns when the
- * access may start: t, or a revolution later.
+ * The reselection of a model without DiskSim's disconnection keys
+ * (read_watermark, write_disconnect_overhead_ms; pipe_begin_miss() and
+ * write_disconnected() have DiskSim's own): a drive that disconnected for
+ * positioning reselects the host, reselect_overhead_ms plus
+ * data_prep_overhead_ms, while the platter turns; when the first sector of
+ * [a, ..) comes round sooner, the access misses it and waits a revolution.
+ * Returns when the access may start: t, or a revolution later.
  */
 static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
 {
@@ -1336,6 +1455,12 @@ static int64_t reselect(struct hd_sim *s, uint64_t a, int64_t t)
 	locate(s, a, &l);
 	arrive = t + rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 0, NULL));
 	return rot_wait(s, hd_sim_loc_angle(s->m, &l), arrive) - arrive < need ? t + rnd(s->rev_ns) : t;
+}
+
+/* When a media read of [a, ..) may start, the mechanism free at t: a model with read_watermark reselects after it. */
+static int64_t read_start(struct hd_sim *s, uint64_t a, int64_t t)
+{
+	return disconnects(s) ? t : reselect(s, a, t);
 }
 
 /*
@@ -1421,16 +1546,16 @@ static int64_t partial_read(struct hd_sim *s, uint32_t i, uint64_t a, uint64_t b
 	uint64_t e = g->end;
 	int64_t t;
 
-	stream_stop(s, s->m->readahead_preempt ? ts : t0);
+	stream_take(s, ts, t0);
 	t = wc_before_media(s, t0);
 	if (t < s->free_at)
 		t = s->free_at;
 	stream_owner(s, i, a, b, x0, INT64_MAX);
 	pipe_begin(s, x0, e - a);
 	if (b - a > s->seg_sectors)
-		t = media_window(s, e, b - e, reselect(s, e, t), NULL);
+		t = media_window(s, e, b - e, read_start(s, e, t), NULL);
 	else
-		t = media(s, e, b - e, 0, reselect(s, e, t), DATA_HERE, 0, NULL);
+		t = media(s, e, b - e, 0, read_start(s, e, t), DATA_HERE, 0, NULL, NULL);
 	s->free_at = t;
 	g->end = b;
 	seg_trim(s, g);
@@ -1454,7 +1579,8 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		if (s->m->readahead_preempt && s->ra_on && h != (int)s->ra_seg + 1)
 			stream_stop(s, ts);
 		if (h > 0) {
-			hit_readahead(s, (uint32_t)h - 1, a, b, t);
+			/* DiskSim's disk (read_watermark) reads ahead from the end of the command's overhead on. */
+			hit_readahead(s, (uint32_t)h - 1, a, b, disconnects(s) ? t0 : t);
 			stream_owner(s, (uint32_t)h - 1, a, b, t - iface_ns(s, len), t + s->compl_ns[0]);
 		}
 		return t + s->compl_ns[0];
@@ -1487,17 +1613,16 @@ static int64_t serve_read(struct hd_sim *s, void *buf, size_t len, uint64_t off,
 		s->own_until = t + s->compl_ns[0];
 		return t + s->compl_ns[0];
 	}
-	/* Read-ahead goes on through the command overhead (readahead_preempt: it stops at the arrival). */
-	stream_stop(s, s->m->readahead_preempt ? ts : t0);
+	stream_take(s, ts, t0);
 	t = wc_before_media(s, t0);
 	if (t < s->free_at)
 		t = s->free_at;
 	stream_owner(s, UINT32_MAX, a, b, 0, INT64_MAX);
-	pipe_begin_miss(s, b - a);
+	pipe_begin_miss(s, b - a, ts);
 	if (s->nsegs && b - a > s->seg_sectors)
-		t = media_window(s, a, b - a, reselect(s, a, t), &first);
+		t = media_window(s, a, b - a, read_start(s, a, t), &first);
 	else
-		t = media(s, a, b - a, 0, reselect(s, a, t), DATA_HERE, 0, &first);
+		t = media(s, a, b - a, 0, read_start(s, a, t), DATA_HERE, 0, &first, NULL);
 	s->free_at = t;
 	seg_fill(s, a, b, t, s->wait0);
 	t = pipe_end(s, first, len);
@@ -1546,6 +1671,67 @@ static int64_t wc_stream(struct hd_sim *s, uint64_t a, uint64_t b, uint64_t piec
 	return t;
 }
 
+/*
+ * A write of [a, b) that goes to the media, arriving at ts, as DiskSim's
+ * disk without a write cache has it (the key write_disconnect_overhead_ms):
+ * the mechanism may start after the command's overhead, the host sends the
+ * data once the command and its data preparation are done; the
+ * drive disconnects after the data (write_disconnect_overhead_ms) and
+ * reselects the host after the media write (reselect_overhead_ms) to
+ * complete.  A write that follows a write (the write segment is the one
+ * used last) but does not continue it takes DiskSim's extra write
+ * disconnect where the model has one (extra_write_disconnect_ms:
+ * the mechanism waits COMMAND + SEEK_DELTA; the drive disconnects after
+ * COMMAND + DISCONNECT, reselects INTER later (reselect_overhead_ms,
+ * data_prep_overhead_ms) for the data, disconnects after it with
+ * DISCONNECT2 and reselects for the completion with
+ * reselect_other_overhead_ms).  A write's first positioning takes at
+ * least min_write_seek_ms.  Returns the completion.
+ */
+static int64_t write_disconnected(struct hd_sim *s, size_t len, uint64_t off, uint64_t a, uint64_t b, int64_t ts)
+{
+	/* The extra disconnect: a write after a write (its segment the last used) that does not continue it. */
+	int lw = s->last_write, xd = s->m->extra_write_disconnect && lw && s->wend && s->wend != a + 1;
+	int64_t go, d0, in, disc, t;
+	struct xfer xf = { .min_move = s->min_wseek_ns };
+	double sec_ns = (double)s->sb * s->iface_w_ns_per_byte;
+
+	if (xd) {
+		go = ts + s->xdisc_ns[0] + s->xdisc_ns[4];
+		d0 = ts + s->xdisc_ns[0] + s->xdisc_ns[1] + s->xdisc_ns[2] + s->resel_ns[0] + s->prep_ns;
+	} else {
+		go = ts + s->wmiss_ns[lw];
+		d0 = ts + s->wmiss_ns[lw] + s->prep_ns;
+	}
+	in = d0 + iface_w_ns(s, len);
+	disc = in + (xd ? s->xdisc_ns[3] : s->wdisc_ns);
+	/*
+	 * Each sector may be written once it has arrived; a model with the
+	 * extra write disconnect writes none before the buffer holds ten of
+	 * them (or all of fewer), fifteen of a write of 45 or more.
+	 */
+	if (s->m->extra_write_disconnect) {
+		uint64_t n = b - a, k = n >= 45 ? 15 : n < 10 ? n : 10;
+
+		xf.data_min = d0 + rnd((double)k * sec_ns);
+	}
+	stream_stop_arrival(s, ts, go);
+	stream_stop(s, go);
+	t = wc_flush(s, go);
+	if (t < s->free_at)
+		t = s->free_at;
+	t = media(s, a, b - a, 1, t, d0, sec_ns, NULL, &xf);
+	/* A partial physical sector is read first and written a revolution later. */
+	if (off % s->sb || len % s->sb)
+		t += rnd(s->rev_ns);
+	t = write_retry(s, t);
+	s->free_at = t;
+	s->wend = b + 1;
+	if (t < disc)
+		t = disc;
+	return t + (xd ? s->resel2_ns : s->resel_ns[0]) + s->compl_ns[1];
+}
+
 /* A write of [a, b) arriving at ts (its request overhead done); returns its completion. */
 static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t a, uint64_t b, int64_t ts,
 			   int *hit)
@@ -1567,13 +1753,15 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 		*hit = 1;
 		return done + s->compl_ns[1];
 	}
+	if (s->m->write_disconnect)
+		return write_disconnected(s, len, off, a, b, ts);
 	/* To the media, after all dirty data; the host sends the data from the end of the overhead on. */
 	d0 = ts + s->wmiss_ns[lw] + s->prep_ns;
 	stream_stop(s, s->m->readahead_preempt ? ts : d0);
 	t = wc_flush(s, d0);
 	if (t < s->free_at)
 		t = s->free_at;
-	t = media(s, a, b - a, 1, reselect(s, a, t), d0, (double)s->sb * s->iface_w_ns_per_byte, NULL);
+	t = media(s, a, b - a, 1, reselect(s, a, t), d0, (double)s->sb * s->iface_w_ns_per_byte, NULL, NULL);
 	/* A partial physical sector is read first and written a revolution later. */
 	if (off % s->sb || len % s->sb)
 		t += rnd(s->rev_ns);
@@ -1607,7 +1795,7 @@ static int64_t serve(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uin
 		t = wc_flush(s, t);
 		if (t < s->free_at)
 			t = s->free_at;
-		t = media(s, a, b - a, op == HD_OP_WRITE, t, DATA_HERE, 0, NULL) + rnd(RETRY_REVS * s->rev_ns);
+		t = media(s, a, b - a, op == HD_OP_WRITE, t, DATA_HERE, 0, NULL, NULL) + rnd(RETRY_REVS * s->rev_ns);
 		s->free_at = t;
 		s->st.errors++;
 		*result = -EIO;
@@ -1911,6 +2099,13 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	}
 	s->resel_ns[0] = rnd(m->reselect_overhead_ms * 1e6);
 	s->prep_ns = rnd(m->data_prep_overhead_ms * 1e6);
+	s->rdisc_ns[0] = rnd(m->read_disc_ovh_ms[0] * 1e6);
+	s->rdisc_ns[1] = rnd(m->read_disc_ovh_ms[1] * 1e6);
+	s->wdisc_ns = rnd(m->write_disc_ovh_ms * 1e6);
+	s->resel2_ns = rnd(m->reselect_other_ms * 1e6);
+	for (int i = 0; i < 5; i++)
+		s->xdisc_ns[i] = rnd(m->xdisc_ms[i] * 1e6);
+	s->min_wseek_ns = rnd(m->min_write_seek_ms * 1e6);
 	s->seg_sectors = m->cache_segment_blocks * BLK / m->sector_bytes;
 	s->ra_sectors = m->readahead_max_blocks * BLK / m->sector_bytes;
 	s->ra_min_sectors = m->readahead_min_blocks * BLK / m->sector_bytes;

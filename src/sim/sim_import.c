@@ -834,6 +834,25 @@ static const struct hd_sim_import_row import_table[] = {
 	{ "disk", "Write completion overhead", "completion_overhead_ms", "WRITE" },
 	{ "disk", "Data preparation overhead", "data_prep_overhead_ms", "" },
 	{ "disk", "First reselect overhead", "reselect_overhead_ms", "" },
+	{ "disk", "Never disconnect", "read_watermark", "1: never" },
+	{ "disk", "Hold bus entire read xfer", "read_watermark", "1; at 0 (a reconnection for each piece "
+	  "of the transfer) read_watermark is left out and this parameter and the water mark are listed "
+	  "as not expressed" },
+	{ "disk", "High (read) water mark", "read_watermark", "FRACTION" },
+	{ "disk", "Set watermark by reqsize", "read_watermark", "1: FRACTION alone (request), 0: FRACTION segment" },
+	{ "disk", "Read disconnect afterread", "read_disconnect_overhead_ms", "" },
+	{ "disk", "Read disconnect afterwrite", "read_disconnect_overhead_ms", "AFTER_WRITE" },
+	{ "disk", "Write disconnect overhead", "write_disconnect_overhead_ms", "" },
+	{ "disk", "Other reselect overhead", "reselect_other_overhead_ms", "" },
+	{ "disk", "Extra write disconnect", "extra_write_disconnect_ms", "1: the key with the five "
+	  "Extradisc values; 0: no key" },
+	{ "disk", "Extradisc command overhead", "extra_write_disconnect_ms", "COMMAND" },
+	{ "disk", "Extradisc disconnect overhead", "extra_write_disconnect_ms", "DISCONNECT" },
+	{ "disk", "Extradisc inter-disconnect delay", "extra_write_disconnect_ms", "INTER" },
+	{ "disk", "Extradisc 2nd disconnect overhead", "extra_write_disconnect_ms", "DISCONNECT2" },
+	{ "disk", "Extradisc seek delta", "extra_write_disconnect_ms", "SEEK_DELTA" },
+	{ "disk", "Minimum seek delay", "min_write_seek_ms", "DiskSim applies it to writes only" },
+	{ "disk", "Calc sector by sector", "-", "DiskSim 4.0 reads it and never uses it" },
 	{ "disk", "Number of buffer segments", "cache_segments", "" },
 	{ "disk", "Segment size (in blks)", "cache_segment_blocks", "before the engine's keys: "
 	  "cache_segment_kb" },
@@ -847,8 +866,6 @@ static const struct hd_sim_import_row import_table[] = {
 	  "and read-ahead 1 to 3 (DiskSim keeps the request's data): off; else on" },
 	{ "disk", "Allow almost read hits", "readahead_join", "0 off, 1 next" },
 	{ "disk", "Immed transfer partial hit", "read_partial_hits", "" },
-	{ "disk", "High (read) water mark", "read_watermark", "with Set watermark by reqsize = 1" },
-	{ "disk", "Set watermark by reqsize", "read_watermark", "1; 0 is not expressed" },
 	{ "disk", "Read-ahead on idle hit", "readahead_on_hit", "" },
 	{ "disk", "Stop prefetch in sector", "readahead_stop_in_sector", "" },
 	{ "disk", "Read any free blocks", "read_any_free_blocks", "" },
@@ -1462,7 +1479,7 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 {
 	static const char *const ra[] = { "off", "track", "cylinder", "segment", "stream" };
 	double segs = 1, blks = 0, wsegs = 1, sep = 0, bcr = 0, rmin = 0, rmax = 0, over = 0, onhit = 0;
-	double anyfree = 0, enable = 1, stop = 0, almost = 0, partial = 0, water = 0, byreq = 1;
+	double anyfree = 0, enable = 1, stop = 0, almost = 0, partial = 0;
 	int rc;
 
 	if ((rc = get_num(c, d, "disk", "Number of buffer segments", 0, 1, &segs)) ||
@@ -1478,9 +1495,7 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 	    (rc = get_num(c, d, "disk", "Read any free blocks", 0, 0, &anyfree)) ||
 	    (rc = get_num(c, d, "disk", "Stop prefetch in sector", 0, 0, &stop)) ||
 	    (rc = get_num(c, d, "disk", "Allow almost read hits", 0, 0, &almost)) ||
-	    (rc = get_num(c, d, "disk", "Immed transfer partial hit", 0, 0, &partial)) ||
-	    (rc = get_num(c, d, "disk", "High (read) water mark", 0, 0, &water)) ||
-	    (rc = get_num(c, d, "disk", "Set watermark by reqsize", 0, 0, &byreq)))
+	    (rc = get_num(c, d, "disk", "Immed transfer partial hit", 0, 0, &partial)))
 		return rc;
 	if (segs < 1 || segs > 256 || segs != floor(segs) || blks < 0 || blks != floor(blks) ||
 	    bcr < 0 || bcr > 4 || bcr != floor(bcr) || fwl < 0 || fwl > 2 || fwl != floor(fwl))
@@ -1512,11 +1527,6 @@ static int cache(struct ctx *c, struct dsblock *d, double fwl)
 		on_off(c, "read_partial_hits", partial);
 		/* In DiskSim every request, a hit too, takes the mechanism on arrival: read-ahead stops or is taken over. */
 		outf(c->o, "readahead_preempt = on\n");
-		/* The watermark by the request's size; by the segment's size, DiskSim's other choice, is not expressed. */
-		if (byreq != 0 && water >= 0 && water <= 1)
-			outf(c->o, "read_watermark = %.6g\n", water);
-		else
-			note(c, "High (read) water mark = %.6g, Set watermark by reqsize = %.0f", water, byreq);
 		outf(c->o, "write_cache = %s\n", fwl == 0 ? "off" : fwl == 1 ? "append" : "flush");
 		return 0;
 	}
@@ -1555,6 +1565,62 @@ static int queue(struct ctx *c, struct dsblock *d)
 	return 0;
 }
 
+/*
+ * DiskSim's disconnection and reselection: the read water mark, the
+ * disconnect overheads, the other reselection, the extra write disconnect
+ * and the minimum seek (the engine's keys only).
+ */
+static int disconnects(struct ctx *c, struct dsblock *d, double scale)
+{
+	static const char *const xnames[5] = {
+		"Extradisc command overhead", "Extradisc disconnect overhead", "Extradisc inter-disconnect delay",
+		"Extradisc 2nd disconnect overhead", "Extradisc seek delta",
+	};
+	double never = 0, hold = 0, water = 0, byreq = 0, rd[2] = { 0, 0 }, wd = 0, other = 0, xon = 0, x[5];
+	double minseek = 0;
+	int rc, i;
+
+	if ((rc = get_num(c, d, "disk", "Never disconnect", 0, 0, &never)) ||
+	    (rc = get_num(c, d, "disk", "Hold bus entire read xfer", 0, 0, &hold)) ||
+	    (rc = get_num(c, d, "disk", "High (read) water mark", 0, 0, &water)) ||
+	    (rc = get_num(c, d, "disk", "Set watermark by reqsize", 0, 1, &byreq)) ||
+	    (rc = get_num(c, d, "disk", "Read disconnect afterread", 0, 0, &rd[0])) ||
+	    (rc = get_num(c, d, "disk", "Read disconnect afterwrite", 0, 0, &rd[1])) ||
+	    (rc = get_num(c, d, "disk", "Write disconnect overhead", 0, 0, &wd)) ||
+	    (rc = get_num(c, d, "disk", "Other reselect overhead", 0, 0, &other)) ||
+	    (rc = get_num(c, d, "disk", "Extra write disconnect", 0, 0, &xon)) ||
+	    (rc = get_num(c, d, "disk", "Minimum seek delay", 0, 0, &minseek)))
+		return rc;
+	for (i = 0; i < 5; i++)
+		if ((rc = get_num(c, d, "disk", xnames[i], 0, 0, &x[i])))
+			return rc;
+	param(c, d, "disk", "Calc sector by sector");
+	if (water < 0 || water > 1)
+		return ierr(c->im, d->file, d->line, "%s: High (read) water mark %g outside 0..1", d->name, water);
+	outf(c->o, "\n# disconnection: Never disconnect %.0f, Hold bus entire read xfer %.0f, High (read) water "
+	     "mark %.6g by %s\n", never, hold, water, byreq != 0 ? "request" : "segment");
+	if (never != 0) {
+		outf(c->o, "read_watermark = never\n");
+	} else if (hold != 0) {
+		outf(c->o, "read_watermark = %.6g%s\n", water, byreq != 0 ? "" : " segment");
+	} else {
+		/* The engine holds the bus for the whole read; DiskSim's reconnection per piece is not expressed. */
+		for (size_t j = 0; j < d->n; j++)
+			if (strcmp(d->p[j].name, "Hold bus entire read xfer") == 0 ||
+			    strcmp(d->p[j].name, "High (read) water mark") == 0 ||
+			    strcmp(d->p[j].name, "Set watermark by reqsize") == 0)
+				d->p[j].used = 0;
+	}
+	outf(c->o, "read_disconnect_overhead_ms = %.6g %.6g\nwrite_disconnect_overhead_ms = %.6g\n"
+	     "reselect_other_overhead_ms = %.6g\n", rd[0] * scale, rd[1] * scale, wd * scale, other * scale);
+	if (xon != 0 && never == 0)
+		/* DiskSim scales the overheads, not the inter-disconnect delay. */
+		outf(c->o, "extra_write_disconnect_ms = %.6g %.6g %.6g %.6g %.6g\n", x[0] * scale, x[1] * scale,
+		     x[2], x[3] * scale, x[4] * scale);
+	outf(c->o, "min_write_seek_ms = %.6g\n", minseek);
+	return 0;
+}
+
 static int disk(struct ctx *c, struct dsblock *d, struct dsblock *bus, struct dsblock *ctlr)
 {
 	double fwl = 0;
@@ -1564,6 +1630,13 @@ static int disk(struct ctx *c, struct dsblock *d, struct dsblock *bus, struct ds
 	    (rc = overheads(c, d, fwl)) || (rc = transfer(c, d, bus, ctlr)) ||
 	    (rc = cache(c, d, fwl)) || (rc = queue(c, d)))
 		return rc;
+	if (c->engine) {
+		double scale = 1;
+
+		if ((rc = get_num(c, d, "disk", "Time scale for overheads", 0, 1, &scale)) ||
+		    (rc = disconnects(c, d, scale)))
+			return rc;
+	}
 	param(c, d, "disk", "Print stats");
 	param(c, d, "disk", "Avg sectors per cylinder");
 	unused(c, d, "disk");

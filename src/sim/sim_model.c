@@ -439,7 +439,8 @@ static int parse_bad(struct parser *p, char **tok, int ntok)
 enum ekey {
 	E_RMISS, E_RHIT, E_WMISS, E_WHIT, E_REQ_OVH, E_COMPL_OVH, E_SEG_BLOCKS, E_WRITE_SEGS,
 	E_SEP_WSEG, E_RA, E_RA_MIN, E_RA_MAX, E_RA_OVER, E_RA_HIT, E_RA_FREE, E_WATER,
-	E_SETTLE_HS, E_RESELECT, E_PREP, E_RA_STOP, E_WCOMB, E_RA_JOIN, E_PARTIAL, E_RA_PREEMPT, E_WATERMARK, E_N
+	E_SETTLE_HS, E_RESELECT, E_PREP, E_RA_STOP, E_WCOMB, E_RA_JOIN, E_PARTIAL, E_RA_PREEMPT, E_RWATER,
+	E_RDISC, E_WDISC, E_RESEL2, E_XDISC, E_MINSEEK, E_N
 };
 
 static const char *const ekey_names[E_N] = {
@@ -455,7 +456,10 @@ static const char *const ekey_names[E_N] = {
 	[E_PREP] = "data_prep_overhead_ms", [E_RA_STOP] = "readahead_stop_in_sector",
 	[E_WCOMB] = "write_combine", [E_RA_JOIN] = "readahead_join",
 	[E_PARTIAL] = "read_partial_hits", [E_RA_PREEMPT] = "readahead_preempt",
-	[E_WATERMARK] = "read_watermark",
+	[E_RWATER] = "read_watermark",
+	[E_RDISC] = "read_disconnect_overhead_ms", [E_WDISC] = "write_disconnect_overhead_ms",
+	[E_RESEL2] = "reselect_other_overhead_ms", [E_XDISC] = "extra_write_disconnect_ms",
+	[E_MINSEEK] = "min_write_seek_ms",
 };
 
 /* struct parser's eseen has room for every engine key. */
@@ -550,10 +554,32 @@ static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
 			return perr(p, "%s: expected disksim or stream", name);
 		return get_word(p, name, tok[0], wcomb, 2, &m->write_combine);
 	}
-	case E_WATERMARK:
-		if (ntok != 1)
-			return perr(p, "%s: expected one number", name);
-		return get_dbl(p, name, tok[0], 0, 1, 0, &m->read_watermark);
+	case E_RDISC:
+		return get_pair(p, name, tok, ntok, 0, 1000, 0, &m->read_disc_ovh_ms[0], &m->read_disc_ovh_ms[1]);
+	case E_RWATER: {
+		static const char *const by[] = { [HD_SIM_WATER_SEGMENT] = "segment",
+						  [HD_SIM_WATER_REQUEST] = "request" };
+
+		if (ntok == 1 && strcmp(tok[0], "never") == 0) {
+			m->read_water_by = HD_SIM_WATER_NEVER;
+			return 0;
+		}
+		if (ntok < 1 || ntok > 2)
+			return perr(p, "%s: expected FRACTION [request|segment] or never", name);
+		if ((rc = get_dbl(p, name, tok[0], 0, 1, 0, &m->read_water)))
+			return rc;
+		m->read_water_by = HD_SIM_WATER_REQUEST;
+		return ntok == 2 ? get_word(p, name, tok[1], by, 2, &m->read_water_by) : 0;
+	}
+	case E_XDISC:
+		if (ntok != 5)
+			return perr(p, "%s: expected COMMAND DISCONNECT INTER DISCONNECT2 SEEK_DELTA, got %d values",
+				    name, ntok);
+		for (int i = 0; i < 5; i++)
+			if ((rc = get_dbl(p, name, tok[i], 0, 1000, 0, &m->xdisc_ms[i])))
+				return rc;
+		m->extra_write_disconnect = 1;
+		return 0;
 	case E_WATER:
 		if (ntok != 2)
 			return perr(p, "%s: expected LOW HIGH", name);
@@ -572,6 +598,11 @@ static int parse_ekey(struct parser *p, enum ekey k, char **tok, int ntok)
 	case E_REQ_OVH: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->request_overhead_ms);
 	case E_PREP: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->data_prep_overhead_ms);
 	case E_RESELECT: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->reselect_overhead_ms);
+	case E_RESEL2: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->reselect_other_ms);
+	case E_WDISC:
+		m->write_disconnect = 1;
+		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->write_disc_ovh_ms);
+	case E_MINSEEK: return get_dbl(p, name, tok[0], 0, 1000, 0, &m->min_write_seek_ms);
 	case E_SEG_BLOCKS: return get_u64(p, name, tok[0], 0, 1u << 23, &m->cache_segment_blocks);
 	case E_WRITE_SEGS:
 		if ((rc = get_u64(p, name, tok[0], 1, 4096, &u)))
@@ -659,6 +690,7 @@ static void engine_defaults(struct hd_sim_model *m)
 	m->readahead_over_requested = 1;
 	m->destage_low = 0.25;
 	m->destage_high = 0.75;
+	m->read_water_by = HD_SIM_WATER_OFF;
 }
 
 static int parse_scalar(struct parser *p, enum key k, const char *val, char **tok, int ntok)

@@ -1164,6 +1164,184 @@ START_TEST(test_reselect)
 }
 END_TEST
 
+/* The time at or after t when the sector of lba starts under the head. */
+static double at_sector(const struct hd_sim_model *m, uint64_t lba, double t)
+{
+	struct hd_sim_chs c;
+	double w;
+
+	ck_assert_int_eq(hd_sim_lba_to_chs(m, lba, &c), 0);
+	w = hd_sim_sector_angle(m, &c) - fmod(t, REV_NS) / REV_NS;
+	if (w < 0)
+		w += 1;
+	return t + w * REV_NS;
+}
+
+/* The latency of the first request of a fresh drive: a 4 KiB access at lba. */
+static int64_t first_access(const char *base, const char *extra, enum hd_op op, uint64_t lba)
+{
+	struct rig r = rig_text(base, extra, 1);
+	int64_t lat = timed(r.s, op, lba, K4, NULL, NULL);
+
+	rig_free(&r);
+	return lat;
+}
+
+/*
+ * DiskSim's read water mark: a read miss reaches the host once the water
+ * mark's sectors are in (here 6 of 8, 50 us each), the reselection (0.3 ms)
+ * and data preparation (0.05 ms) done, and then its 8 sectors' host
+ * transfer or the media, whichever is later.  With the interface faster
+ * than the media (10 us a sector), the read ends one sector's transfer
+ * after its last sector without the key; with it, 6 sectors, the
+ * reselection and the 8 sectors' transfer after its first sector began.
+ * With the interface slower (100 us a sector), the key adds the 5 sectors
+ * after the first (without it the transfer starts as the first is in) and
+ * the reselection.  "never" changes nothing here: the media is later
+ * than the interface.
+ */
+#define SLOW_DISC GEOM "read_overhead_ms = 0.2\ninterface_mb_s = 5.12\n"
+
+START_TEST(test_read_watermark)
+{
+	const char *key = "read_watermark = 0.75\nreselect_overhead_ms = 0.3\ndata_prep_overhead_ms = 0.05\n"
+			  "read_disconnect_overhead_ms = 0.02\n";
+	struct rig r = rig_new("", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 40);
+	double st = REV_NS / spt_of(r.m, 300), fast = 10000;
+	int64_t plain, water;
+
+	rig_free(&r);
+	plain = first_access(BASE, "", HD_OP_READ, x);
+	water = first_access(BASE, key, HD_OP_READ, x);
+	/* Without the key: the last sector, then its host transfer (8 st + x after the first began). */
+	ck_near(water - plain, llround(6 * st + 300000 + 50000 + 8 * fast - (8 * st + fast)), 2);
+	ck_near(first_access(BASE, "read_watermark = never\n", HD_OP_READ, x), plain, 2);
+	plain = first_access(SLOW_DISC, "", HD_OP_READ, x);
+	water = first_access(SLOW_DISC, key, HD_OP_READ, x);
+	/* Without the key the transfer starts as the first sector is in (the pipe): 5 sectors later with it. */
+	ck_near(water - plain, llround(5 * st + 300000 + 50000), 2);
+	/* A fraction of the segment: 0.5 of a 4 KiB segment is 4 sectors, 3 after the first. */
+	ck_near(first_access(SLOW_DISC, "read_watermark = 0.5 segment\ncache_segment_kb = 4\ncache_segments = 2\n"
+			     "readahead = off\n", HD_OP_READ, x) -
+		first_access(SLOW_DISC, "cache_segment_kb = 4\ncache_segments = 2\nreadahead = off\n", HD_OP_READ, x),
+		llround(3 * st), 2);
+}
+END_TEST
+
+/*
+ * A partial hit under read_watermark: of an 8 KiB read whose first 4 KiB
+ * are cached, the media reads the other 4 KiB (from where the head is,
+ * right past them: nearly a revolution's wait) while the host takes the
+ * cached ones at once; with the interface slower than the media (100 us
+ * a sector against 50), the read ends 8 sectors' host transfer after the
+ * first new sector is in.  As a miss it would wait for 12 of 16 sectors
+ * (the water mark) before sending any.
+ */
+START_TEST(test_partial_hit)
+{
+	struct rig r = rig_text(SLOW_DISC, "read_watermark = 0.75\ncache_segments = 2\ncache_segment_kb = 64\n"
+				"readahead = off\nread_partial_hits = on\n", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 40);
+	double st = REV_NS / spt_of(r.m, 300), t0, t;
+	int64_t lat;
+
+	timed(r.s, HD_OP_READ, x, K4, NULL, NULL);
+	t0 = (double)hd_sim_now(r.s);
+	lat = timed(r.s, HD_OP_READ, x, 2 * K4, NULL, NULL);
+	t = at_sector(r.m, x + 8, t0 + 200000) + st + 8 * 100000;
+	if (t < t0 + 100000 + 16 * 100000)
+		t = t0 + 100000 + 16 * 100000;
+	ck_near(lat, llround(t - t0), 2);
+	rig_free(&r);
+}
+END_TEST
+
+/*
+ * Read-ahead on a hit under read_watermark starts at the end of the read
+ * miss overhead (0.2 ms), not at the end of the hit's transfer (0.9 ms at
+ * 100 us a sector): with the next sector due 0.5 ms after the hit
+ * arrives, the read-ahead has the next 4 KiB before the read that asks
+ * for them, a hit; started at the hit's end it would have missed it.
+ */
+START_TEST(test_hit_readahead_start)
+{
+	struct rig r = rig_text(SLOW_DISC, "read_watermark = 0.75\ncache_segments = 2\ncache_segment_kb = 64\n"
+				"readahead_max_blocks = 8\nreadahead_on_hit = on\n", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 40);
+	double tn;
+	int hit;
+
+	timed(r.s, HD_OP_READ, x, K4, NULL, NULL);
+	tn = at_sector(r.m, x + 16, (double)hd_sim_now(r.s) + 20e6);
+	hd_sim_idle(r.s, llround(tn - 500000) - hd_sim_now(r.s));
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, x + 8, K4, &hit, NULL), 100000 + 8 * 100000);
+	ck_assert_int_eq(hit, 1);
+	ck_assert_int_eq(timed(r.s, HD_OP_READ, x + 16, K4, &hit, NULL), 100000 + 8 * 100000);
+	ck_assert_int_eq(hit, 1);
+	rig_free(&r);
+}
+END_TEST
+
+/*
+ * DiskSim's write disconnection: after the media write the drive
+ * reselects the host (0.3 ms) before the completion; the minimum seek
+ * (2 ms) holds a write on the track the head is on; the extra write
+ * disconnect of a write after a write that does not continue it: the
+ * mechanism waits COMMAND + SEEK_DELTA, the data comes COMMAND +
+ * DISCONNECT + INTER + the reselection later, all 8 sectors before the
+ * first is written, and the completion waits for DISCONNECT2 after the
+ * data and the other reselection.
+ */
+START_TEST(test_write_disconnect)
+{
+	struct rig r = rig_new("", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 40), y;
+	double st = REV_NS / spt_of(r.m, 300), sec = 10000, t0, t, go, d0;
+	int64_t plain, lat;
+
+	rig_free(&r);
+	plain = first_access(BASE, "", HD_OP_WRITE, x);
+	ck_near(first_access(BASE, "write_disconnect_overhead_ms = 0.1\nreselect_overhead_ms = 0.3\n", HD_OP_WRITE, x),
+		plain + 300000, 2);
+
+	/* The minimum seek: a write on the track a read just left. */
+	r = rig_new("write_disconnect_overhead_ms = 0\nmin_write_seek_ms = 2\n", 1);
+	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 0), K4, NULL, NULL);
+	t0 = (double)hd_sim_now(r.s);
+	lat = timed(r.s, HD_OP_WRITE, x, K4, NULL, NULL);
+	t = at_sector(r.m, x, t0 + 300000 + 2e6);
+	ck_near(lat, llround(t + 8 * st - t0), 2);
+	rig_free(&r);
+
+	/* The extra write disconnect: a write after a write elsewhere (one cylinder on, 1 ms). */
+	r = rig_new("write_disconnect_overhead_ms = 0.1\nreselect_overhead_ms = 0.3\nreselect_other_overhead_ms = 0.2\n"
+		    "data_prep_overhead_ms = 0.05\nextra_write_disconnect_ms = 1 0.05 0.4 0.1 0.25\n", 1);
+	timed(r.s, HD_OP_WRITE, x, K4, NULL, NULL);
+	y = lba_of(r.m, 301, 1, 0);
+	t0 = (double)hd_sim_now(r.s);
+	lat = timed(r.s, HD_OP_WRITE, y, K4, NULL, NULL);
+	go = t0 + 1e6 + 250000;
+	d0 = t0 + 1e6 + 50000 + 400000 + 300000 + 50000;
+	t = go + hd_sim_write_positioning_ms(r.m, 1) * 1e6;
+	if (t < d0 + 8 * sec)
+		t = d0 + 8 * sec;
+	t = at_sector(r.m, y, t) + 8 * st;
+	if (t < d0 + 8 * sec + 100000)
+		t = d0 + 8 * sec + 100000;
+	ck_near(lat, llround(t + 200000 - t0), 2);
+	/* A write that continues it takes no extra disconnect: it completes after the first reselection. */
+	t0 = (double)hd_sim_now(r.s);
+	lat = timed(r.s, HD_OP_WRITE, y + 8, K4, NULL, NULL);
+	d0 = t0 + r.m->write_miss_ovh_ms[1] * 1e6 + 50000;
+	t = at_sector(r.m, y + 8, t0 + r.m->write_miss_ovh_ms[1] * 1e6 + hd_sim_write_positioning_ms(r.m, 0) * 1e6);
+	if (t < d0 + sec)
+		t = at_sector(r.m, y + 8, d0 + sec);
+	ck_near(lat, llround(t + 8 * st + 300000 - t0), 2);
+	rig_free(&r);
+}
+END_TEST
+
 /* Random 4 KiB reads from 8 clients, one outstanding each; returns IOPS. */
 static double queued_iops(const char *extra, int check_fifo)
 {
@@ -1409,5 +1587,7 @@ int main(void)
 				TU_TEST(test_fast_write_levels),
 				TU_TEST(test_water_marks), TU_TEST(test_reselect),
 				TU_TEST(test_write_combine_disksim), TU_TEST(test_write_combine_partial),
-				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes)));
+				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes),
+				TU_TEST(test_read_watermark), TU_TEST(test_write_disconnect),
+				TU_TEST(test_partial_hit), TU_TEST(test_hit_readahead_start)));
 }

@@ -268,6 +268,65 @@ START_TEST(test_two_instantiated)
 }
 END_TEST
 
+/* A line that must not be in text. */
+static void no_line(const char *text, const char *line)
+{
+	const char *p = text;
+	size_t n = strlen(line);
+
+	while ((p = strstr(p, line))) {
+		ck_assert_msg(!((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0')),
+			      "line '%s' in:\n%s", line, text);
+		p += n;
+	}
+}
+
+/*
+ * DiskSim's disconnection: the water mark, the disconnect and reselect
+ * overheads (times the Time scale for overheads, not the inter-disconnect
+ * delay nor the minimum seek), the extra write disconnect; without holding
+ * the bus for a read no read_watermark, and the parameters listed as not
+ * expressed; Never disconnect: never.
+ */
+START_TEST(test_disconnects)
+{
+	static const char *const want[] = {
+		"read_watermark = 0.75", "read_disconnect_overhead_ms = 0.04 0.08",
+		"write_disconnect_overhead_ms = 0.32", "reselect_other_overhead_ms = 0.24",
+		"extra_write_disconnect_ms = 1.2 0.1 0.4 0.2 0.5", "min_write_seek_ms = 0.6",
+	};
+	const char *d = "disksim_disk D1 {\n  Model = source sub/m.model,\n  Time scale for overheads = 2,\n"
+			"  Hold bus entire read xfer = %d,\n  Never disconnect = %d,\n  High (read) water mark = 0.75,\n"
+			"  Set watermark by reqsize = 1,\n  Read disconnect afterread = 0.02,\n"
+			"  Read disconnect afterwrite = 0.04,\n  Write disconnect overhead = 0.16,\n"
+			"  Other reselect overhead = 0.12,\n  Extra write disconnect = 1,\n"
+			"  Extradisc command overhead = 0.6,\n  Extradisc disconnect overhead = 0.05,\n"
+			"  Extradisc inter-disconnect delay = 0.4,\n  Extradisc 2nd disconnect overhead = 0.1,\n"
+			"  Extradisc seek delta = 0.25,\n  Minimum seek delay = 0.6,\n  Calc sector by sector = 1\n}\n";
+	char *t;
+	size_t i;
+
+	tu_writef("x.diskspecs", d, 1, 0);
+	t = import_ok(tu_path("x.diskspecs"), NULL);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		has_line(t, want[i]);
+	ck_assert_ptr_null(strstr(t, "not expressed: Calc sector by sector"));
+	ck_assert_ptr_null(strstr(t, "not expressed: Minimum seek delay"));
+	free(t);
+	tu_writef("x.diskspecs", d, 0, 0);
+	t = import_ok(tu_path("x.diskspecs"), NULL);
+	no_line(t, "read_watermark = 0.75");
+	has_line(t, "# not expressed: Hold bus entire read xfer = 0");
+	has_line(t, "# not expressed: High (read) water mark = 0.75");
+	has_line(t, "write_disconnect_overhead_ms = 0.32");
+	free(t);
+	tu_writef("x.diskspecs", d, 0, 1);
+	t = import_ok(tu_path("x.diskspecs"), NULL);
+	has_line(t, "read_watermark = never");
+	free(t);
+}
+END_TEST
+
 /* Every row of the import table is documented in data/drives/README.md. */
 START_TEST(test_table_documented)
 {
@@ -302,5 +361,6 @@ int main(void)
 	return tu_main("sim_import", "import", setup, tu_rmdir,
 		       TU_TESTS(TU_TEST(test_diskspecs), TU_TEST(test_parv), TU_TEST(test_hplplus10),
 				TU_LOOP(test_errors, bad), TU_TEST(test_missing_files),
-				TU_TEST(test_layout_refused), TU_TEST(test_two_instantiated), TU_TEST(test_table_documented)));
+				TU_TEST(test_layout_refused), TU_TEST(test_two_instantiated), TU_TEST(test_table_documented),
+				TU_TEST(test_disconnects)));
 }

@@ -103,6 +103,9 @@ START_TEST(test_parse_engine_keys)
 	ck_assert_int_eq(m->write_settle_on_head_switch, 0);
 	ck_assert_int_eq(m->write_combine, HD_SIM_WCOMB_DISKSIM);
 	ck_assert(m->destage_low == 0.25 && m->destage_high == 0.75);
+	/* DiskSim's disconnection is off unless its keys are given. */
+	ck_assert_int_eq(m->read_water_by, HD_SIM_WATER_OFF);
+	ck_assert(!m->write_disconnect && !m->extra_write_disconnect && m->min_write_seek_ms == 0);
 	hd_sim_model_free(m);
 
 	snprintf(text, sizeof(text), "%s%s", head,
@@ -113,7 +116,10 @@ START_TEST(test_parse_engine_keys)
 		 "readahead = stream\nreadahead_min_blocks = 8\nreadahead_max_blocks = 64\n"
 		 "readahead_over_requested = off\nreadahead_on_hit = on\nread_any_free_blocks = on\n"
 		 "readahead_stop_in_sector = on\nwrite_cache = flush\nwrite_settle_ms = -0.483\nwrite_settle_on_head_switch = on\n"
-		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\nwrite_combine = stream\n");
+		 "reselect_overhead_ms = 0.16249\ndata_prep_overhead_ms = 0.02519\nwrite_combine = stream\n"
+		 "read_watermark = 0.75\nread_disconnect_overhead_ms = 0.02266 0.04551\n"
+		 "write_disconnect_overhead_ms = 0.16565\nreselect_other_overhead_ms = 0.12883\n"
+		 "extra_write_disconnect_ms = 0.64244 0.04551 0.42885 0.13437 0.25\nmin_write_seek_ms = 0.6\n");
 	m = parse_ok(text);
 	ck_assert(m->read_miss_ovh_ms[0] == 0.1 && m->read_miss_ovh_ms[1] == 0.2);
 	ck_assert(m->read_hit_ovh_ms[0] == 0.374 && m->read_hit_ovh_ms[1] == 0.335);
@@ -139,6 +145,11 @@ START_TEST(test_parse_engine_keys)
 	ck_assert(m->write_settle_ms == -0.483 && m->write_settle_on_head_switch);
 	ck_assert(m->reselect_overhead_ms == 0.16249 && m->data_prep_overhead_ms == 0.02519);
 	ck_assert_int_eq(m->write_combine, HD_SIM_WCOMB_STREAM);
+	ck_assert(m->read_water == 0.75 && m->read_water_by == HD_SIM_WATER_REQUEST);
+	ck_assert(m->read_disc_ovh_ms[0] == 0.02266 && m->read_disc_ovh_ms[1] == 0.04551);
+	ck_assert(m->write_disconnect && m->write_disc_ovh_ms == 0.16565 && m->reselect_other_ms == 0.12883);
+	ck_assert(m->extra_write_disconnect && m->xdisc_ms[0] == 0.64244 && m->xdisc_ms[4] == 0.25);
+	ck_assert(m->min_write_seek_ms == 0.6);
 	hd_sim_model_free(m);
 
 	/* The shorthands, and the defaults that follow from write_cache. */
@@ -355,6 +366,12 @@ static const struct {
 	{ "format = 1\nwrite_combine = stream disksim\n", 2, "write_combine: expected disksim or stream" },
 	{ "format = 1\nseparate_write_segment = on off\n", 2, "separate_write_segment: expected on or off" },
 	{ "format = 1\nwrite_segments = 0\n", 2, "write_segments: 0 out of range (1..4096)" },
+	{ "format = 1\nread_watermark = 0.5 request now\n", 2, "read_watermark: expected FRACTION [request|segment] or never" },
+	{ "format = 1\nread_watermark = 0.5 sector\n", 2, "read_watermark: 'sector': expected segment or request" },
+	{ "format = 1\nread_watermark = 1.5 request\n", 2, "read_watermark: 1.5 out of range" },
+	{ "format = 1\nextra_write_disconnect_ms = 1 2 3 4\n", 2,
+	  "extra_write_disconnect_ms: expected COMMAND DISCONNECT INTER DISCONNECT2 SEEK_DELTA, got 4 values" },
+	{ "format = 1\nmin_write_seek_ms = -1\n", 2, "min_write_seek_ms: -1 out of range" },
 	{ "format = 1\ndestage_water_marks = 0.5\n", 2, "destage_water_marks: expected LOW HIGH" },
 	{ "format = 1\ndestage_water_marks = 0.8 0.2\n", 2, "destage_water_marks: HIGH 0.2 below LOW 0.8" },
 	{ "format = 1\ndestage_water_marks = 0 1.5\n", 2, "destage_water_marks: 1.5 out of range" },
