@@ -70,12 +70,15 @@ struct store {
 /*
  * The places of the last two LBAs located: a read locates its end several
  * times over (its read-ahead's limits, the stream), and on a layout with
- * slips or spares each locate costs a search.
+ * slips or spares each locate costs a search.  The last track walked to
+ * its end, too: LBAs [te_lo, te_hi) lie on one track, which ends at te_hi
+ * and holds te_n LBAs (0: not counted yet).
  */
 struct loc_cache {
 	uint64_t lba[2];
 	struct hd_sim_loc l[2];		/* l[i].z NULL: empty */
 	unsigned next;
+	uint64_t te_lo, te_hi, te_n;
 };
 
 struct hd_sim {
@@ -323,19 +326,25 @@ static int data_write(struct hd_sim *s, const void *buf, uint64_t off, size_t le
 	return 0;
 }
 
-/* hd_sim_locate() through the engine's cache of the last two places. */
+/*
+ * hd_sim_locate() through the engine's cache of the last two places: an
+ * LBA inside a cached place's run lies on the same track, that many
+ * sectors further on, with the rest of the run.
+ */
 static void locate(const struct hd_sim *s, uint64_t lba, struct hd_sim_loc *l)
 {
 	struct loc_cache *c = s->lc;
 
-	if (c->l[0].z && c->lba[0] == lba) {
-		*l = c->l[0];
-		return;
-	}
-	if (c->l[1].z && c->lba[1] == lba) {
-		*l = c->l[1];
-		return;
-	}
+	for (int i = 0; i < 2; i++)
+		if (c->l[i].z && lba >= c->lba[i] && lba - c->lba[i] < c->l[i].run) {
+			uint32_t k = (uint32_t)(lba - c->lba[i]);
+
+			*l = c->l[i];
+			l->lba = lba;
+			l->sec += k;
+			l->run -= k;
+			return;
+		}
 	hd_sim_locate(s->m, lba, l);
 	c->lba[c->next] = lba;
 	c->l[c->next] = *l;
@@ -647,37 +656,59 @@ static void seg_trim(struct hd_sim *s, struct seg *g)
  */
 static uint64_t track_end(const struct hd_sim *s, uint64_t lba)
 {
+	struct loc_cache *c = s->lc;
 	struct hd_sim_loc l;
+	uint64_t from = lba;
 	uint32_t cyl, surf;
 
+	if (lba >= c->te_lo && lba < c->te_hi)
+		return c->te_hi;
 	locate(s, lba, &l);
 	cyl = l.cyl;
 	surf = l.surf;
 	for (;;) {
 		lba += l.run;
-		if (lba >= s->m->sectors)
-			return s->m->sectors;
-		locate(s, lba, &l);
-		if (l.cyl != cyl || l.surf != surf)
+		if (lba < s->m->sectors)
+			locate(s, lba, &l);
+		if (lba >= s->m->sectors || l.cyl != cyl || l.surf != surf) {
+			lba = lba < s->m->sectors ? lba : s->m->sectors;
+			/* LBAs run in slot order along a track: all of [from, lba) lie on it. */
+			c->te_lo = from;
+			c->te_hi = lba;
+			c->te_n = 0;
 			return lba;
+		}
 	}
 }
 
-/* How many LBAs the track holding lba has: its sectors, less those that hold none. */
+/*
+ * How many LBAs the track holding lba has: its sectors, less those that
+ * hold none.  LBAs run in slot order along a track, so they are those from
+ * the track's first LBA (its first slot that holds one) to track_end: a
+ * few runs located, not every slot mapped.
+ */
 static uint64_t track_lbas(const struct hd_sim *s, uint64_t lba)
 {
 	struct hd_sim_loc l;
 	struct hd_sim_chs c;
-	uint64_t x, n = 0;
+	uint64_t first;
 
 	locate(s, lba, &l);
 	if (l.z->plain)
 		return l.z->spt;
 	c.cyl = l.cyl;
 	c.surface = l.surf;
+	if (s->lc->te_n && lba >= s->lc->te_lo && lba < s->lc->te_hi)
+		return s->lc->te_n;
 	for (c.sector = 0; c.sector < l.z->spt; c.sector++)
-		n += hd_sim_chs_to_lba(s->m, &c, &x) == 0;
-	return n;
+		if (hd_sim_chs_to_lba(s->m, &c, &first) == 0) {
+			uint64_t n = track_end(s, first) - first;
+
+			/* track_end(first) has just cached the whole track from its first LBA. */
+			s->lc->te_n = n;
+			return n;
+		}
+	return 0;
 }
 
 /* The first LBA past the cylinder holding lba. */
