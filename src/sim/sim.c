@@ -1736,7 +1736,8 @@ static int64_t write_disconnected(struct hd_sim *s, size_t len, uint64_t off, ui
 
 /*
  * DiskSim's segments at fast write level 2 (Combine seq writes): a write
- * that continues the segment being written (not full) but is larger than
+ * that continues the segment being written (not full; its data may go on
+ * past the piece being written, to the next track) but is larger than
  * the room left in it sends, from t, piece after piece, what fits as each
  * piece starts (what the access under way has written is room again), and
  * that access writes on through it.  When a piece finds no room the drive
@@ -1752,9 +1753,11 @@ static int64_t wc_split(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t, uin
 	int64_t own, t0 = t;
 	double st;
 
-	if (s->fua || s->wc != HD_SIM_WC_FLUSH || s->m->write_combine != HD_SIM_WCOMB_DISKSIM || s->dn ||
-	    !s->infl_ext || s->infl_end <= t || a != s->infl_next || b - a > s->wseg_sectors ||
-	    held >= s->wseg_sectors || held + (b - a) <= s->wseg_sectors)
+	/* The segment: the piece being written and, unless that emptied it, the rest of its extent. */
+	if (s->fua || s->wc != HD_SIM_WC_FLUSH || s->m->write_combine != HD_SIM_WCOMB_DISKSIM ||
+	    s->dn != (s->infl_ext ? 0u : 1u) || s->infl_end <= t ||
+	    (s->dn ? ext(s, 0)->start != s->infl_next || ext(s, 0)->end != a : a != s->infl_next) ||
+	    b - a > s->wseg_sectors || held >= s->wseg_sectors || held + (b - a) <= s->wseg_sectors)
 		return -1;
 	locate(s, s->infl_start, &l);
 	st = s->rev_ns / l.z->spt;
@@ -1766,8 +1769,9 @@ static int64_t wc_split(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t, uin
 	for (;;) {
 		uint64_t done = t < s->infl_first ? 0 : (uint64_t)((double)(t - s->infl_first) / st), c;
 
-		if (done > out - s->infl_start)
-			done = out - s->infl_start;
+		/* The rest of the extent is written after the piece: counted as not yet. */
+		if (done > (s->dn ? s->infl_next : out) - s->infl_start)
+			done = (s->dn ? s->infl_next : out) - s->infl_start;
 		held = out - s->infl_start - done;
 		c = held >= s->wseg_sectors ? 0 : s->wseg_sectors - held;
 		if (c > b - out)
