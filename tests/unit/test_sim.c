@@ -945,7 +945,8 @@ END_TEST
  * left in the segment: it sends what fits (40 of 64 sectors behind 24) and
  * disconnects; the access under way writes on through those; the write
  * reconnects once its own access, a revolution later, has written all but
- * the last of them, and then sends the rest (10 us a sector).
+ * the last of them, and then sends the rest (10 us a sector); also when
+ * the segment's data goes on to the next track.
  */
 START_TEST(test_write_combine_part)
 {
@@ -966,6 +967,27 @@ START_TEST(test_write_combine_part)
 	ck_assert_int_eq(hit, 1);
 	/* Its own access writes x + 24 .. x + 64 from x + 24's next turn; x + 63 begins at first + 63 st + REV. */
 	ck_near(t, llround(first + 63 * st + REV_NS + 24 * 10000), 3);
+	rig_free(&r);
+
+	/*
+	 * The same when the segment's data goes on to the next track: the first
+	 * write (24 sectors from sector 190) is written 10 sectors, a head
+	 * switch (covered by the skew), then 14; the second sends 40 and waits.
+	 */
+	r = rig_new(SEGS "write_cache = flush\n", 1);
+	x = lba_of(r.m, 300, 1, 190);
+	ck_assert_uint_eq(x + 10, lba_of(r.m, 300, 2, 0));
+	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 150), 512, NULL, NULL);
+	t0 = hd_sim_now(r.s);
+	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x, 24 * 512, &hit, NULL), 300000 + 240000);
+	first = media_from(r.m, x, (double)t0 + 300000 + 10000);
+	ck_assert((double)t0 + 540000 + 300000 + 400000 < first);
+	t = hd_sim_now(r.s);
+	t += timed(r.s, HD_OP_WRITE, x + 24, 64 * 512, &hit, NULL);
+	ck_assert_int_eq(hit, 1);
+	/* x + 24 passes under the head in the first access, and again a revolution later for the second's own. */
+	first = media_from(r.m, x + 10, first + 10 * st) + 14 * st;
+	ck_near(t, llround(first + 39 * st + REV_NS + 24 * 10000), 3);
 	rig_free(&r);
 }
 END_TEST
