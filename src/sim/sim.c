@@ -153,6 +153,7 @@ struct hd_sim {
 	uint64_t infl_bytes;	/* holding this much room until then */
 	int infl_ext;		/* and the extent it emptied; */
 	int64_t infl_first;	/* its first sector went under the head then; */
+	uint64_t infl_start;	/* that sector */
 	uint64_t infl_next;	/* the sector after it */
 
 	/* command queue */
@@ -1242,6 +1243,7 @@ static int64_t destage_step(struct hd_sim *s, int64_t t)
 	locate(s, e->start, &l);
 	k = l.run < n ? l.run : n;
 	e->cover = 0;
+	s->infl_start = e->start;
 	t = write_retry(s, media(s, e->start, k, 1, t, d0, e->psec, &s->infl_first, NULL));
 	e->start += k;
 	s->infl_next = e->start;
@@ -1763,6 +1765,71 @@ static int64_t write_disconnected(struct hd_sim *s, size_t len, uint64_t off, ui
 	return t + (xd ? s->resel2_ns : s->resel_ns[0]) + s->compl_ns[1];
 }
 
+/*
+ * DiskSim's segments at fast write level 2 (Combine seq writes): a write
+ * that continues the segment being written (not full; its data may go on
+ * past the piece being written, to the next track) but is larger than
+ * the room left in it sends, from t, piece after piece, what fits as each
+ * piece starts (what the access under way has written is room again), and
+ * that access writes on through it.  When a piece finds no room the drive
+ * disconnects; the write reconnects once its own media access, the next,
+ * has written all but the last sector it sent (the write water mark at 0:
+ * one sector) and sends the rest, [*rest, b).  Returns when the rest
+ * starts to move (or all is in), or -1 when the write is not such a one.
+ */
+static int64_t wc_split(struct hd_sim *s, uint64_t a, uint64_t b, int64_t t, uint64_t *rest)
+{
+	struct hd_sim_loc l;
+	uint64_t out = a, held = (s->dirty_bytes + s->infl_bytes) / s->sb;
+	int64_t own, t0 = t;
+	double st;
+
+	/* The segment: the piece being written and, unless that emptied it, the rest of its extent. */
+	if (s->fua || s->wc != HD_SIM_WC_FLUSH || s->m->write_combine != HD_SIM_WCOMB_DISKSIM ||
+	    s->dn != (s->infl_ext ? 0u : 1u) || s->infl_end <= t ||
+	    (s->dn ? ext(s, 0)->start != s->infl_next || ext(s, 0)->end != a : a != s->infl_next) ||
+	    b - a > s->wseg_sectors || held >= s->wseg_sectors || held + (b - a) <= s->wseg_sectors)
+		return -1;
+	locate(s, s->infl_start, &l);
+	st = s->rev_ns / l.z->spt;
+	/*
+	 * Each piece of the transfer takes the room there is as it starts:
+	 * what the access under way has written is free, and it writes on
+	 * through the write's data as that arrives.
+	 */
+	for (;;) {
+		uint64_t done = t < s->infl_first ? 0 : (uint64_t)((double)(t - s->infl_first) / st), c;
+
+		/* The rest of the extent is written after the piece: counted as not yet. */
+		if (done > (s->dn ? s->infl_next : out) - s->infl_start)
+			done = (s->dn ? s->infl_next : out) - s->infl_start;
+		held = out - s->infl_start - done;
+		c = held >= s->wseg_sectors ? 0 : s->wseg_sectors - held;
+		if (c > b - out)
+			c = b - out;
+		if (!c)
+			break;
+		t += iface_w_ns(s, (size_t)(c * s->sb));
+		out += c;
+		if (out == b)
+			break;
+	}
+	if (out == a)
+		return -1;
+	dirty_add(s, a, out, t0, t);
+	if (out == b) {
+		*rest = b;
+		return t;
+	}
+	/* The write's own access: after the one under way, the first piece of the extent. */
+	while (s->dn && ext(s, 0)->start < out)
+		destage_step(s, destage_at(s));
+	*rest = out;
+	locate(s, out - 1, &l);
+	own = s->infl_end - rnd(s->rev_ns / l.z->spt);
+	return own > t ? own : t;
+}
+
 /* A write of [a, b) arriving at ts (its request overhead done); returns its completion. */
 static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t a, uint64_t b, int64_t ts,
 			   int *hit)
@@ -1774,6 +1841,16 @@ static int64_t serve_write(struct hd_sim *s, size_t len, uint64_t off, uint64_t 
 	if (piece) {
 		*hit = 1;
 		return wc_stream(s, a, b, piece, ts + s->whit_ns[lw] + s->prep_ns) + s->compl_ns[1];
+	}
+	t = wc_split(s, a, b, ts + s->whit_ns[lw] + s->prep_ns, &a);
+	if (t >= 0) {
+		int64_t done = t + iface_w_ns(s, (size_t)((b - a) * s->sb));
+
+		if (a < b)
+			dirty_add(s, a, b, t, done);
+		s->st.write_cached++;
+		*hit = 1;
+		return done + s->compl_ns[1];
 	}
 	t = wc_admit(s, a, b, ts + s->whit_ns[lw] + s->prep_ns);
 	if (t >= 0) {

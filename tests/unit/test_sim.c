@@ -941,6 +941,58 @@ START_TEST(test_write_combine_disksim)
 END_TEST
 
 /*
+ * DiskSim's combined sequential writes with a write larger than the room
+ * left in the segment: it sends what fits (40 of 64 sectors behind 24) and
+ * disconnects; the access under way writes on through those; the write
+ * reconnects once its own access, a revolution later, has written all but
+ * the last of them, and then sends the rest (10 us a sector); also when
+ * the segment's data goes on to the next track.
+ */
+START_TEST(test_write_combine_part)
+{
+	struct rig r = rig_new(SEGS "write_cache = flush\n", 1);
+	uint64_t x = lba_of(r.m, 300, 1, 0);
+	double st = REV_NS / 200, first;
+	int64_t t0, t;
+	int hit;
+
+	/* The head on x's track near its end: x comes round 2.45 ms on, after the second write's first part is in. */
+	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 150), 512, NULL, NULL);
+	t0 = hd_sim_now(r.s);
+	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x, 24 * 512, &hit, NULL), 300000 + 240000);
+	first = media_from(r.m, x, (double)t0 + 300000 + 10000);
+	ck_assert((double)t0 + 540000 + 300000 + 400000 < first);
+	t = hd_sim_now(r.s);
+	t += timed(r.s, HD_OP_WRITE, x + 24, 64 * 512, &hit, NULL);
+	ck_assert_int_eq(hit, 1);
+	/* Its own access writes x + 24 .. x + 64 from x + 24's next turn; x + 63 begins at first + 63 st + REV. */
+	ck_near(t, llround(first + 63 * st + REV_NS + 24 * 10000), 3);
+	rig_free(&r);
+
+	/*
+	 * The same when the segment's data goes on to the next track: the first
+	 * write (24 sectors from sector 190) is written 10 sectors, a head
+	 * switch (covered by the skew), then 14; the second sends 40 and waits.
+	 */
+	r = rig_new(SEGS "write_cache = flush\n", 1);
+	x = lba_of(r.m, 300, 1, 190);
+	ck_assert_uint_eq(x + 10, lba_of(r.m, 300, 2, 0));
+	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 150), 512, NULL, NULL);
+	t0 = hd_sim_now(r.s);
+	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x, 24 * 512, &hit, NULL), 300000 + 240000);
+	first = media_from(r.m, x, (double)t0 + 300000 + 10000);
+	ck_assert((double)t0 + 540000 + 300000 + 400000 < first);
+	t = hd_sim_now(r.s);
+	t += timed(r.s, HD_OP_WRITE, x + 24, 64 * 512, &hit, NULL);
+	ck_assert_int_eq(hit, 1);
+	/* x + 24 passes under the head in the first access, and again a revolution later for the second's own. */
+	first = media_from(r.m, x + 10, first + 10 * st) + 14 * st;
+	ck_near(t, llround(first + 39 * st + REV_NS + 24 * 10000), 3);
+	rig_free(&r);
+}
+END_TEST
+
+/*
  * DiskSim's access writes a joined write's data only as far as it has
  * arrived when the head gets there (at 5.12 MB/s a sector takes 100 us to
  * cross the interface and 50 us to pass under the head), and the joined
@@ -1586,7 +1638,7 @@ int main(void)
 				TU_TEST(test_read_partial_hits), TU_TEST(test_readahead_preempt),
 				TU_TEST(test_fast_write_levels),
 				TU_TEST(test_water_marks), TU_TEST(test_reselect),
-				TU_TEST(test_write_combine_disksim), TU_TEST(test_write_combine_partial),
+				TU_TEST(test_write_combine_disksim), TU_TEST(test_write_combine_part), TU_TEST(test_write_combine_partial),
 				TU_TEST(test_write_combine_stream), TU_TEST(test_preset_seq_writes),
 				TU_TEST(test_read_watermark), TU_TEST(test_write_disconnect),
 				TU_TEST(test_partial_hit), TU_TEST(test_hit_readahead_start)));
