@@ -264,19 +264,49 @@ static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_
 	}
 }
 
+/* The model's caches and command queue: measured where the fit has them, the writer's defaults marked assumed. */
+static void put_cache_lines(FILE *f, const struct hd_fit_result *fit)
+{
+	double qg = fit->queue_gain, segs, seg_kb, wc_kb;
+	int ra_on = fit->read_ahead == 1, asm_segs, asm_seg, asm_ra, asm_wc;
+
+	segs = fig_or(fit, HD_FIG_CACHE_SEGMENTS, 4, &asm_segs);
+	fprintf(f, "cache_segments = %.0f%s\n", fmax(segs, 1), mark(asm_segs));
+	if (ra_on) {
+		double kb = ceil(fmax(or_default(fit->read_ahead_bytes, 0), 65536) / 1024);
+		double rakb = fig_or(fit, HD_FIG_READAHEAD_BYTES, kb * 1024, &asm_ra) / 1024;
+
+		seg_kb = fig_or(fit, HD_FIG_CACHE_SEGMENT_BYTES, fmax(2 * kb, 256) * 1024, &asm_seg) / 1024;
+		fprintf(f, "cache_segment_kb = %.0f%s\n", ceil(seg_kb), mark(asm_seg));
+		fprintf(f, "readahead_kb = %.0f%s\n", ceil(fmin(rakb, seg_kb)),
+			asm_ra ? "  # at least what the response reads showed" : "");
+	} else {
+		seg_kb = fig_or(fit, HD_FIG_CACHE_SEGMENT_BYTES, 64 * 1024, &asm_seg) / 1024;
+		fprintf(f, "cache_segment_kb = %.0f%s\nreadahead_kb = 0\n", ceil(seg_kb), mark(asm_seg));
+	}
+	if (fit->write_cache == 1) {
+		wc_kb = fig_or(fit, HD_FIG_WRITE_CACHE_BYTES, 512 * 1024, &asm_wc) / 1024;
+		fprintf(f, "write_cache = on\nwrite_cache_kb = %.0f%s\n", ceil(wc_kb), mark(asm_wc));
+	} else {
+		fprintf(f, "write_cache = off%s\n", mark(fit->write_cache < 0));
+	}
+	/* A gain the host's scheduler could have made is no evidence of NCQ. */
+	fprintf(f, "queue_depth = %d%s\n", isfinite(qg) && qg > 1.3 && fit->queue_at_drive ? 32 : 1,
+		mark(!isfinite(qg)));
+}
+
 int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const char *path, const char *name,
 		       char *err, size_t errlen)
 {
 	double rev = fit->revolution_ms, cap = fit->capacity_bytes;
 	double C = fit->overhead_ms, block = or_default(fit->block_bytes, 4096);
 	double hit = fit->cache_hit_ms;
-	double qg = fit->queue_gain;
-	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, t2t, surfaces, ro, wo, hs, ws, segs, seg_kb, wc_kb;
-	int t2t_assumed, asm_surf, asm_ro, asm_wo, asm_hs, asm_ws, asm_segs, asm_seg, asm_ra, asm_wc;
+	double D[MAX_POINTS], ms[MAX_POINTS], iface, X, Bmid, t2t, surfaces, ro, wo, hs, ws;
+	int t2t_assumed, asm_surf, asm_ro, asm_wo, asm_hs, asm_ws;
 	struct hd_fit_rw rw = { NAN, NAN, NAN, NAN, NAN, 0 };
 	struct layout L;
 	size_t np;
-	int bound, rc, ra_on = fit->read_ahead == 1;
+	int bound, rc;
 	const char *call, *zones_assumed;
 	char *tmp, nm[128];
 	FILE *f;
@@ -363,29 +393,7 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 		fprintf(f, "head_switch_ms = %.4f\n", hs);
 	ws = fig_or(fit, HD_FIG_WRITE_SETTLE, 0, &asm_ws);
 	fprintf(f, "write_settle_ms = %.4f%s\n", ws, mark(asm_ws));
-	segs = fig_or(fit, HD_FIG_CACHE_SEGMENTS, 4, &asm_segs);
-	fprintf(f, "cache_segments = %.0f%s\n", fmax(segs, 1), mark(asm_segs));
-	if (ra_on) {
-		double kb = ceil(fmax(or_default(fit->read_ahead_bytes, 0), 65536) / 1024);
-		double rakb = fig_or(fit, HD_FIG_READAHEAD_BYTES, kb * 1024, &asm_ra) / 1024;
-
-		seg_kb = fig_or(fit, HD_FIG_CACHE_SEGMENT_BYTES, fmax(2 * kb, 256) * 1024, &asm_seg) / 1024;
-		fprintf(f, "cache_segment_kb = %.0f%s\n", ceil(seg_kb), mark(asm_seg));
-		fprintf(f, "readahead_kb = %.0f%s\n", ceil(fmin(rakb, seg_kb)),
-			asm_ra ? "  # at least what the response reads showed" : "");
-	} else {
-		seg_kb = fig_or(fit, HD_FIG_CACHE_SEGMENT_BYTES, 64 * 1024, &asm_seg) / 1024;
-		fprintf(f, "cache_segment_kb = %.0f%s\nreadahead_kb = 0\n", ceil(seg_kb), mark(asm_seg));
-	}
-	if (fit->write_cache == 1) {
-		wc_kb = fig_or(fit, HD_FIG_WRITE_CACHE_BYTES, 512 * 1024, &asm_wc) / 1024;
-		fprintf(f, "write_cache = on\nwrite_cache_kb = %.0f%s\n", ceil(wc_kb), mark(asm_wc));
-	} else {
-		fprintf(f, "write_cache = off%s\n", mark(fit->write_cache < 0));
-	}
-	/* A gain the host's scheduler could have made is no evidence of NCQ. */
-	fprintf(f, "queue_depth = %d%s\n", isfinite(qg) && qg > 1.3 && fit->queue_at_drive ? 32 : 1,
-		mark(!isfinite(qg)));
+	put_cache_lines(f, fit);
 	rc = hd_out_fclose(f, tmp, path, &call);
 	if (rc) {
 		snprintf(err, errlen, "%s %s: %s", call, path, hd_fs_strerror(rc));

@@ -898,6 +898,99 @@ static int lay_point(struct lay *L, uint64_t y, int guess, struct zpt *z)
 	return hd_session_stop(L->s) || hd_interrupted ? -1 : 0;
 }
 
+/*
+ * Zone boundaries: bisect between neighbouring points of zp[0..nz) whose
+ * sectors per track differ, refine times each; the points measured go
+ * after zp[nz - 1] (room for refine * points of them).
+ */
+static void lay_refine_zones(struct lay *L, struct zpt *zp, size_t nz, uint64_t refine, uint64_t points)
+{
+	for (size_t i = 0; i + 1 < nz && refine && !hd_session_stop(L->s); i++) {
+		struct zpt hi = zp[i], lo = zp[i + 1];	/* hi above lo */
+		size_t base = nz;
+
+		if (hi.S <= 0 || lo.S <= 0 || hi.S == lo.S)
+			continue;
+		for (uint64_t r = 0; r < refine && hi.y - lo.y > 8192 && !hd_session_stop(L->s); r++) {
+			struct zpt mid;
+			uint64_t my = lo.y + (hi.y - lo.y) / 2;
+
+			if (lay_point(L, my, hi.S, &mid))
+				break;
+			if (base < nz + (size_t)refine * points)
+				zp[base++] = mid;
+			if (mid.S == hi.S)
+				hi = mid;
+			else if (mid.S == lo.S)
+				lo = mid;
+			else if (mid.S > 0)
+				lo = mid;	/* a zone between: the upper boundary is refined */
+			else
+				break;
+		}
+	}
+}
+
+/* The header lines of what the run found: revolution, the walk's place, skews, surfaces, writes. */
+static void lay_end_meta(struct lay *L, uint64_t main_y, int main_S, int writes)
+{
+	struct hd_df_writer *w = L->s->w;
+	int head, cyl, h;
+	long c;
+
+	/* A revolution that no track's reads bear out is noise (a device that does not rotate). */
+	if (L->rotates)
+		hd_dfw_meta(w, "revolution_ms", "%.6f", L->rev / 1e6);
+	else
+		hd_dfw_meta(w, "revolution_ms", "none");
+	hd_dfw_meta(w, "main_offset_bytes", "%llu", (unsigned long long)(main_y * L->u));
+	hd_dfw_meta(w, "main_sectors_per_track", "%d", main_S);
+	h = cyl_pattern(L, &c);
+	skew_top(L, &head, &cyl);
+	hd_dfw_meta(w, "track_skew_sectors", "%d", head);
+	hd_dfw_meta(w, "cylinder_skew_sectors", "%d", cyl);
+	hd_dfw_meta(w, "surfaces_seen", "%d", h);
+	if (writes)
+		hd_dfw_meta(w, "write_kind", "%s", L->fua ? "FUA" : "synchronous (--sync)");
+}
+
+/*
+ * The walk's unit (the physical sector, or the access unit), the device's
+ * size in units, the reference unit *at and the buffers.  0, or the exit
+ * code with the message printed.
+ */
+static int lay_setup(struct lay *L, struct hd_session *s, const struct hd_layout_opts *o, uint64_t *at)
+{
+	const struct hd_dev *d = s->dev;
+
+	L->s = s;
+	L->d = s->dev;
+	L->u = d->physical_sector_bytes > d->io_align ? d->physical_sector_bytes : d->io_align;
+	if (L->u % d->io_align)
+		L->u = d->io_align;
+	L->nunits = d->size / L->u;
+	L->loc = -1;
+	if (L->nunits < 65536) {
+		hd_err("%s: device too small (%llu bytes; the layout probe walks tracks of up to thousands of sectors)",
+		       d->path, (unsigned long long)d->size);
+		return HD_EXIT_SETUP;
+	}
+	*at = o->have_at ? o->at / L->u : L->nunits / 2;
+	if (*at >= L->nunits) {
+		hd_err("--at %llu: beyond the end of %s (%llu bytes)", (unsigned long long)o->at, d->path,
+		       (unsigned long long)d->size);
+		return HD_EXIT_USAGE;
+	}
+	L->buf = hd_buf_alloc(d, L->u);
+	L->ybuf = hd_buf_alloc(d, L->u);
+	L->xbuf = hd_buf_alloc(d, L->u);
+	if (!L->buf || !L->ybuf || !L->xbuf) {
+		hd_err("%s: cannot allocate %llu-byte buffers", d->path, (unsigned long long)L->u);
+		return HD_EXIT_SETUP;
+	}
+	return 0;
+}
+
 static int layout_run(void *vo)
 {
 	struct hd_layout_opts o = *(const struct hd_layout_opts *)vo;
@@ -921,34 +1014,8 @@ static int layout_run(void *vo)
 		hd_session_abort(&s);
 		goto out;
 	}
-	L->s = &s;
-	L->d = s.dev;
-	L->u = s.dev->physical_sector_bytes > s.dev->io_align ? s.dev->physical_sector_bytes : s.dev->io_align;
-	if (L->u % s.dev->io_align)
-		L->u = s.dev->io_align;
-	L->nunits = s.dev->size / L->u;
-	L->loc = -1;
-	if (L->nunits < 65536) {
-		hd_err("%s: device too small (%llu bytes; the layout probe walks tracks of up to thousands of sectors)",
-		       s.dev->path, (unsigned long long)s.dev->size);
-		ex = HD_EXIT_SETUP;
-		hd_session_abort(&s);
-		goto out;
-	}
-	at = o.have_at ? o.at / L->u : L->nunits / 2;
-	if (at >= L->nunits) {
-		hd_err("--at %llu: beyond the end of %s (%llu bytes)", (unsigned long long)o.at, s.dev->path,
-		       (unsigned long long)s.dev->size);
-		ex = HD_EXIT_USAGE;
-		hd_session_abort(&s);
-		goto out;
-	}
-	L->buf = hd_buf_alloc(s.dev, L->u);
-	L->ybuf = hd_buf_alloc(s.dev, L->u);
-	L->xbuf = hd_buf_alloc(s.dev, L->u);
-	if (!L->buf || !L->ybuf || !L->xbuf) {
-		hd_err("%s: cannot allocate %llu-byte buffers", s.dev->path, (unsigned long long)L->u);
-		ex = HD_EXIT_SETUP;
+	ex = lay_setup(L, &s, &o, &at);
+	if (ex) {
 		hd_session_abort(&s);
 		goto out;
 	}
@@ -1018,52 +1085,10 @@ static int layout_run(void *vo)
 			nz++;
 			hd_run_progress(&s.run, ++stepc, total);
 		}
-		/* Zone boundaries: bisect between neighbouring points whose sectors per track differ. */
-		for (size_t i = 0; i + 1 < nz && o.refine && !hd_session_stop(&s); i++) {
-			struct zpt hi = zp[i], lo = zp[i + 1];	/* hi above lo */
-			size_t base = nz;
-
-			if (hi.S <= 0 || lo.S <= 0 || hi.S == lo.S)
-				continue;
-			for (uint64_t r = 0; r < o.refine && hi.y - lo.y > 8192 && !hd_session_stop(&s); r++) {
-				struct zpt mid;
-				uint64_t my = lo.y + (hi.y - lo.y) / 2;
-
-				if (lay_point(L, my, hi.S, &mid))
-					break;
-				if (base < nz + (size_t)o.refine * o.points)
-					zp[base++] = mid;
-				if (mid.S == hi.S)
-					hi = mid;
-				else if (mid.S == lo.S)
-					lo = mid;
-				else if (mid.S > 0)
-					lo = mid;	/* a zone between: the upper boundary is refined */
-				else
-					break;
-			}
-		}
+		lay_refine_zones(L, zp, nz, o.refine, o.points);
 		done = !hd_session_stop(&s);
 	}
-	/* A revolution that no track's reads bear out is noise (a device that does not rotate). */
-	if (L->rotates)
-		hd_dfw_meta(s.w, "revolution_ms", "%.6f", L->rev / 1e6);
-	else
-		hd_dfw_meta(s.w, "revolution_ms", "none");
-	hd_dfw_meta(s.w, "main_offset_bytes", "%llu", (unsigned long long)(main_y * L->u));
-	hd_dfw_meta(s.w, "main_sectors_per_track", "%d", main_S);
-	{
-		int head, cyl;
-		long c;
-		int h = cyl_pattern(L, &c);
-
-		skew_top(L, &head, &cyl);
-		hd_dfw_meta(s.w, "track_skew_sectors", "%d", head);
-		hd_dfw_meta(s.w, "cylinder_skew_sectors", "%d", cyl);
-		hd_dfw_meta(s.w, "surfaces_seen", "%d", h);
-	}
-	if (writes)
-		hd_dfw_meta(s.w, "write_kind", "%s", L->fua ? "FUA" : "synchronous (--sync)");
+	lay_end_meta(L, main_y, main_S, writes);
 	ex = hd_session_end(&s, "location spt offset_bytes kind track skew_sectors host_gap_ms latency_ms op class",
 			    done);
 out:

@@ -424,6 +424,23 @@ struct xfer {
 };
 
 /*
+ * The rotational wait for l's sector from t; for a transfer's first
+ * sector (at_first) it is recorded in wait0 and the time it begins in
+ * *first (when not NULL).  Returns when the sector begins.
+ */
+static int64_t wait_for(struct hd_sim *s, const struct hd_sim_loc *l, int64_t t, int at_first, int64_t *first)
+{
+	int64_t w = rot_wait(s, hd_sim_loc_angle(s->m, l), t);
+
+	if (at_first) {
+		s->wait0 = w - t;
+		if (first)
+			*first = w;
+	}
+	return w;
+}
+
+/*
  * Transfer sectors [lba, lba + n) between media and buffer, starting at t
  * with the head wherever it is: per track, positioning (a seek, or a head
  * switch), then the rotational wait for the first sector, then the
@@ -477,16 +494,7 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 			if ((double)t < need)
 				t = (int64_t)ceil(need);
 		}
-		if (!done) {
-			int64_t arrive = t;
-
-			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
-			s->wait0 = t - arrive;
-			if (first)
-				*first = t;
-		} else {
-			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
-		}
+		t = wait_for(s, &l, t, !done, first);
 		if (!write)
 			pipe_run(s, t, st, k);
 		t += rnd((double)k * st);
@@ -1522,16 +1530,7 @@ static int64_t media_window(struct hd_sim *s, uint64_t lba, uint64_t n, int64_t 
 		t += rnd(move_ns(s, l.cyl, l.surf, SETTLE_NONE, 1, &s->rng));
 		s->cyl = l.cyl;
 		s->surf = l.surf;
-		if (j == lba - s->own_a) {
-			int64_t arrive = t;
-
-			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
-			s->wait0 = t - arrive;
-			if (first)
-				*first = t;
-		} else {
-			t = rot_wait(s, hd_sim_loc_angle(m, &l), t);
-		}
+		t = wait_for(s, &l, t, j == lba - s->own_a, first);
 		for (tt = (double)t, i = 0; i < k; i++, j++) {
 			/* Room for sector j once sector j - seg has crossed. */
 			if (j >= seg) {
