@@ -199,11 +199,18 @@ void hd_sim_fill(void *buf, uint64_t off, size_t len)
 		uint64_t h = mix64(blk + 0x5eed);
 		unsigned char *q = p + b * BLK;
 
-		/* Straight into the buffer (no block on the stack to copy): this loop vectorizes. */
-		for (i = 0; i < BLK / 8; i++) {
-			uint64_t w = h ^ fill_tab[i];
+		/*
+		 * Straight into the buffer (no block on the stack to copy), eight
+		 * words a turn: the loop vectorizes, and its count and branch
+		 * cost little beside the stores.
+		 */
+		for (i = 0; i < BLK / 8; i += 8) {
+			uint64_t w[8];
+			size_t j;
 
-			memcpy(q + 8 * i, &w, 8);
+			for (j = 0; j < 8; j++)
+				w[j] = h ^ fill_tab[i + j];
+			memcpy(q + 8 * i, w, sizeof(w));
 		}
 	}
 }
@@ -663,6 +670,15 @@ static void seg_trim(struct hd_sim *s, struct seg *g)
  * The first LBA past the track holding lba: run by run, since a slipped or
  * spare sector ends a run inside the track.
  */
+/* LBAs run in slot order along a track: all of [from, end) lie on it.  Keeps that, returns end. */
+static uint64_t te_keep(struct loc_cache *c, uint64_t from, uint64_t end)
+{
+	c->te_lo = from;
+	c->te_hi = end;
+	c->te_n = 0;
+	return end;
+}
+
 static uint64_t track_end(const struct hd_sim *s, uint64_t lba)
 {
 	struct loc_cache *c = s->lc;
@@ -673,6 +689,13 @@ static uint64_t track_end(const struct hd_sim *s, uint64_t lba)
 	if (lba >= c->te_lo && lba < c->te_hi)
 		return c->te_hi;
 	locate(s, lba, &l);
+	/*
+	 * A run that reaches the track's last sector ends the track where the
+	 * zone remaps nothing and its slips are in order: slots rise with the
+	 * LBA, so the next LBA lies on a later track.
+	 */
+	if (l.sec + l.run == l.z->spt && !l.z->ndefects && !l.z->slips_listed)
+		return te_keep(c, from, lba + l.run < s->m->sectors ? lba + l.run : s->m->sectors);
 	cyl = l.cyl;
 	surf = l.surf;
 	for (;;) {
@@ -680,12 +703,7 @@ static uint64_t track_end(const struct hd_sim *s, uint64_t lba)
 		if (lba < s->m->sectors)
 			locate(s, lba, &l);
 		if (lba >= s->m->sectors || l.cyl != cyl || l.surf != surf) {
-			lba = lba < s->m->sectors ? lba : s->m->sectors;
-			/* LBAs run in slot order along a track: all of [from, lba) lie on it. */
-			c->te_lo = from;
-			c->te_hi = lba;
-			c->te_n = 0;
-			return lba;
+			return te_keep(c, from, lba < s->m->sectors ? lba : s->m->sectors);
 		}
 	}
 }
@@ -816,22 +834,33 @@ static int64_t own_sent(const struct hd_sim *s, uint64_t j)
  * be read, else the earliest time it may (INT64_MAX: not before the read
  * completes, which is not known yet).
  */
+/* The first i < n whose sector, of those starting under the head at t0 + i st, starts at T or later; else n. */
+static uint64_t first_from(int64_t t0, double st, int64_t T, uint64_t n)
+{
+	double est = (double)(T - t0) / st;
+	uint64_t i = est <= 0 ? 0 : est >= (double)n ? n : (uint64_t)est;
+
+	while (i > 0 && t0 + rnd((double)(i - 1) * st) >= T)
+		i--;
+	while (i < n && t0 + rnd((double)i * st) < T)
+		i++;
+	return i;
+}
+
 static int64_t stream_room(const struct hd_sim *s, double st, uint64_t *k)
 {
-	uint64_t x = s->ra_next, i, n = *k, seg = s->seg_sectors;
+	uint64_t x = s->ra_next, i, lim, n = *k, seg = s->seg_sectors;
 
 	if (s->own_until <= s->ra_t || s->own_seg != s->ra_seg || x + n <= s->own_a + seg)
 		return s->ra_t;
 	if (n > seg)
 		n = seg;
-	for (i = 0; i < n; i++) {
-		int64_t t = s->ra_t + rnd((double)i * st);
-
-		if (t >= s->own_until)
+	/* Sectors from lim on begin once the read is sent; before i the segment has room. */
+	lim = first_from(s->ra_t, st, s->own_until, n);
+	i = x < s->own_a + seg ? s->own_a + seg - x : 0;
+	for (i = i < lim ? i : lim; i < lim; i++)
+		if (s->ra_t + rnd((double)i * st) < own_sent(s, x + i - seg - s->own_a))
 			break;
-		if (x + i >= s->own_a + seg && t < own_sent(s, x + i - seg - s->own_a))
-			break;
-	}
 	if (i) {
 		*k = i;
 		return s->ra_t;
