@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{ "plot", hd_cmd_plot, "draw charts of data files with gnuplot" },
 	{ "sim", hd_cmd_sim, "list and show the built-in simulated drives" },
 	{ "replay", hd_cmd_replay, "replay a request trace on a simulated drive" },
+	{ "emulate", hd_cmd_emulate, "serve a simulated drive as a real block device" },
 };
 
 static void usage(FILE *f)

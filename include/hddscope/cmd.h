@@ -17,6 +17,7 @@ int hd_cmd_smart_save(int argc, char **argv);
 int hd_cmd_plot(int argc, char **argv);
 int hd_cmd_sim(int argc, char **argv);
 int hd_cmd_replay(int argc, char **argv);
+int hd_cmd_emulate(int argc, char **argv);
 
 struct hd_json;
 struct hd_dev;

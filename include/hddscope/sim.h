@@ -260,6 +260,25 @@ int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t o
 int hd_sim_submit(struct hd_sim *s, struct hd_req *r);
 int hd_sim_reap(struct hd_sim *s, struct hd_req *r);
 /*
+ * The drive served in real time (hddscope emulate): the caller's clock is
+ * the drive's, requests are submitted at their arrival (hd_sim_run_to the
+ * arrival, then hd_sim_submit), and completions are taken as soon as they
+ * are known, before the clock reaches them.
+ *
+ * run_to: every piece of work that starts before T (destaging, the choice
+ * and service of a pending request) is done; the clock goes to T.
+ * take: a completion already known (its done_ns may lie ahead of the
+ * clock), earliest first: 0, or -EAGAIN when none is; the clock stays.
+ * next_work: when the drive next starts a piece of work on its own (a
+ * pending request or destaging), INT64_MAX when it has none.
+ * flush: the write-back cache written out, as SYNCHRONIZE CACHE does,
+ * once the mechanism is free; returns when that is done.
+ */
+void hd_sim_run_to(struct hd_sim *s, int64_t T);
+int hd_sim_take(struct hd_sim *s, struct hd_req *r);
+int64_t hd_sim_next_work(const struct hd_sim *s);
+int64_t hd_sim_flush(struct hd_sim *s);
+/*
  * Switch the write-back cache as a drive does on SET FEATURES: off writes
  * out what it holds first (the clock advances); on gives it the model's
  * size, or 1 MiB where the model has none.  0 or -ENOMEM.
@@ -270,6 +289,12 @@ int hd_sim_write_cache(const struct hd_sim *s);
 /* Forced unit access: every write goes to the media before it completes. */
 void hd_sim_set_fua(struct hd_sim *s, int on);
 void hd_sim_get_stats(const struct hd_sim *s, struct hd_sim_stats *st);
+/*
+ * The 512-byte blocks written so far (kept in memory), and of those the
+ * ones whose bytes differ from what they held before any write (a
+ * data-preserving write leaves a block unchanged).
+ */
+void hd_sim_store_count(const struct hd_sim *s, uint64_t *written, uint64_t *changed);
 /* The bytes an unwritten 512-byte block at byte offset off reads as. */
 void hd_sim_fill(void *buf, uint64_t off, size_t len);
 

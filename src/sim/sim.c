@@ -2112,8 +2112,11 @@ int hd_sim_submit(struct hd_sim *s, struct hd_req *r)
 	return rc;
 }
 
-/* Take the earliest completion out of the done list (sync ones only when want_sync). */
-static int take_done(struct hd_sim *s, int want_sync, struct qent *out)
+/*
+ * Take the earliest completion out of the done list (sync ones only when
+ * want_sync); the clock goes on to it unless the drive runs in real time.
+ */
+static int take_done_at(struct hd_sim *s, int want_sync, struct qent *out, int advance)
 {
 	size_t i, best = SIZE_MAX;
 
@@ -2126,9 +2129,14 @@ static int take_done(struct hd_sim *s, int want_sync, struct qent *out)
 	*out = s->done[best];
 	memmove(&s->done[best], &s->done[best + 1], (s->ndone - best - 1) * sizeof(*out));
 	s->ndone--;
-	if (out->r.done_ns > s->now)
+	if (advance && out->r.done_ns > s->now)
 		s->now = out->r.done_ns;
 	return 1;
+}
+
+static int take_done(struct hd_sim *s, int want_sync, struct qent *out)
+{
+	return take_done_at(s, want_sync, out, 1);
 }
 
 int hd_sim_reap(struct hd_sim *s, struct hd_req *r)
@@ -2172,6 +2180,62 @@ int hd_sim_io(struct hd_sim *s, enum hd_op op, void *buf, size_t len, uint64_t o
 	if (hit)
 		*hit = q.hit;
 	return q.r.result;
+}
+
+void hd_sim_store_count(const struct hd_sim *s, uint64_t *written, uint64_t *changed)
+{
+	const struct store *st = &s->store;
+	unsigned char blank[BLK];
+
+	*written = st->n;
+	*changed = 0;
+	for (size_t i = 0; i < st->cap; i++)
+		if (st->keys[i]) {
+			hd_sim_fill(blank, (st->keys[i] - 1) * BLK, BLK);
+			*changed += memcmp(blank, st->pool + (size_t)st->vals[i] * BLK, BLK) != 0;
+		}
+}
+
+void hd_sim_run_to(struct hd_sim *s, int64_t T)
+{
+	run_until(s, T);
+	if (T > s->now)
+		s->now = T;
+}
+
+int hd_sim_take(struct hd_sim *s, struct hd_req *r)
+{
+	struct qent q;
+
+	if (!take_done_at(s, 0, &q, 0))
+		return -EAGAIN;
+	*r = q.r;
+	return 0;
+}
+
+int64_t hd_sim_next_work(const struct hd_sim *s)
+{
+	int64_t d = destage_at(s);
+
+	if (s->npend) {
+		int64_t ts = s->ctl_at > s->pend[0].r.submit_ns ? s->ctl_at : s->pend[0].r.submit_ns;
+
+		if (ts < d)
+			d = ts;
+	}
+	return d;
+}
+
+int64_t hd_sim_flush(struct hd_sim *s)
+{
+	int64_t t = s->now;
+
+	if (s->ctl_at > t)
+		t = s->ctl_at;
+	t = wc_flush(s, s->free_at > t ? s->free_at : t);
+	if (t > s->ctl_at)
+		s->ctl_at = t;
+	return t;
 }
 
 void hd_sim_idle(struct hd_sim *s, int64_t ns)

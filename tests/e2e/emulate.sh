@@ -1,0 +1,155 @@
+# hddscope emulate: a simulated drive as a kernel block device.  Refuses in one
+# line (exit 2) where FUSE or loop devices are missing; gives a loop device of
+# the model's size and sector size with direct I/O; keeps what is written and
+# reads it back; a client killed in the middle of a write probe leaves the
+# drive's bytes as they were; stopping it (--stop, SIGTERM, or the emulator
+# killed outright) leaves no mount, loop device or process behind; the
+# self-test reports its figures.
+. "$(dirname "$0")/common.bash"
+
+[ "$(id -u)" = 0 ] || skip "needs root (loop devices)"
+[ -c /dev/fuse ] || skip "no /dev/fuse"
+[ -c /dev/loop-control ] || skip "no loop devices"
+command -v fusermount3 >/dev/null || skip "no fusermount3 (Debian: fuse3)"
+
+# What an emulator leaves: loop devices over an emulated drive, FUSE mounts of ours.
+leftovers() {
+	{ losetup -a | grep '/disk' | grep 'hddscope-emulate\|/emu-' || true
+	  grep 'hddscope-emulate' /proc/mounts || true; } | sed 's/^/  /'
+}
+before=$(leftovers)
+# A device is emulated by this test's runs only: stop every one at exit.
+DEVS=()
+stop_all() { for d in "${DEVS[@]}"; do "$HDDSCOPE" emulate --stop "$d" 2>/dev/null; done; cleanup; }
+trap stop_all EXIT
+
+# The refusal, where /dev holds neither /dev/fuse nor loop-control (a private mount namespace).
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	unshare -m sh -c 'mount -t tmpfs none /dev && exec "$0" emulate atlas3' "$HDDSCOPE" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || fail "without /dev/fuse: exit $rc, want 2"
+	[ "$(wc -l <"$T/err")" = 1 ] && grep -q '/dev/fuse' "$T/err" || fail "without /dev/fuse: $(cat "$T/err")"
+	[ ! -s "$T/out" ] || fail "without /dev/fuse: printed a device"
+	pass "refuses in one line without /dev/fuse: $(cat "$T/err")"
+fi
+"$HDDSCOPE" emulate --stop /dev/sda >"$T/out" 2>"$T/err" && fail "--stop of a device not emulated succeeded"
+"$HDDSCOPE" emulate >"$T/out" 2>"$T/err"; [ $? = 1 ] || fail "emulate without a model: not a usage error"
+"$HDDSCOPE" emulate nosuchdrive >"$T/out" 2>"$T/err"; [ $? = 2 ] || fail "emulate of an unknown model: not exit 2"
+
+# size SPEC KEY: a key of 'sim info'.
+info_of() { "$HDDSCOPE" sim info "$1" | sed -n "s/^$2: //p"; }
+
+for model in atlas3 st2000dm001; do
+	dev=$("$HDDSCOPE" emulate --daemon "$model" 2>"$T/err") || fail "emulate --daemon $model: $(cat "$T/err")"
+	DEVS+=("$dev")
+	[ -b "$dev" ] || fail "$model: '$dev' is not a block device"
+	name=${dev#/dev/}
+	[ "$(cat /sys/block/$name/loop/dio)" = 1 ] || fail "$dev: no direct I/O"
+	[ "$(cat /sys/block/$name/queue/logical_block_size)" = "$(info_of $model sector_bytes)" ] ||
+		fail "$dev: sector size $(cat /sys/block/$name/queue/logical_block_size)"
+	[ "$(blockdev --getsize64 "$dev")" = "$(info_of $model capacity_bytes)" ] || fail "$dev: size"
+	"$HDDSCOPE" info "$dev" >"$T/info" 2>&1 || fail "info $dev: $(cat "$T/info")"
+	grep -q '^rotational: *yes' "$T/info" && grep -q "^size: *$(info_of $model capacity_bytes) bytes" "$T/info" ||
+		fail "info $dev: $(cat "$T/info")"
+	pass "$model: $dev, $(info_of $model capacity_bytes) bytes of $(info_of $model sector_bytes)-byte sectors, direct I/O"
+done
+
+# Data written is kept and read back; what was never written reads the same from run to run.
+dev=${DEVS[0]}
+info=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")/emulator
+random_file "$T/data" 1048576
+dd if="$T/data" of="$dev" bs=64k seek=3000 oflag=direct status=none || fail "dd to $dev"
+dd if="$dev" bs=64k skip=3000 count=16 iflag=direct status=none | cmp -s - "$T/data" || fail "$dev: written data not read back"
+dd if="$dev" bs=4k skip=7777 count=4 iflag=direct status=none >"$T/blank1" || fail "dd from $dev"
+grep -q '^blocks_changed 2048$' "$info" || fail "$info: $(cat "$info")"
+pass "1 MiB written to $dev is read back ($(grep -c '' "$info") lines in $info)"
+
+# A write probe killed by SIGKILL leaves every byte as it was (data-preserving writes).
+"$HDDSCOPE" seek --op write --write --samples 400 -o "$T/seekw.tsv" "$dev" >"$T/out" 2>"$T/err" &
+pid=$!
+PIDS+=("$pid")
+for _ in $(seq 600); do
+	w=$(sed -n 's/^writes //p' "$info")
+	[ "$w" -gt 40 ] 2>/dev/null && break
+	sleep 0.05
+done
+[ "$w" -gt 40 ] || fail "seek --write wrote nothing to $dev: $(cat "$T/err")"
+sleep 0.5
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+grep -q '^blocks_changed 2048$' "$info" || fail "after SIGKILL of seek --write: $(cat "$info")"
+pass "seek --write killed after $(sed -n 's/^writes //p' "$info") write requests: no byte changed"
+
+# --stop: the device, the mount and the process go; the next emulator reads the same unwritten bytes.
+mnt=$(dirname "$info")
+pid=$(sed -n 's/^pid //p' "$info")
+"$HDDSCOPE" emulate --stop "$dev" 2>"$T/err" || fail "emulate --stop $dev: $(cat "$T/err")"
+[ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] && fail "$dev still attached after --stop"
+grep -q " $mnt " /proc/mounts && fail "$mnt still mounted after --stop"
+[ -e "$mnt" ] && fail "$mnt left after --stop"
+kill -0 "$pid" 2>/dev/null && fail "emulator $pid still running after --stop"
+dev=$("$HDDSCOPE" emulate --daemon atlas3 2>"$T/err") || fail "emulate --daemon atlas3: $(cat "$T/err")"
+DEVS+=("$dev")
+dd if="$dev" bs=4k skip=7777 count=4 iflag=direct status=none | cmp -s - "$T/blank1" || fail "unwritten bytes differ between runs"
+pass "--stop leaves nothing; unwritten bytes read the same in the next run"
+
+# SIGTERM with a user holding the device open: it waits for the user, then goes.
+info=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")/emulator
+pid=$(sed -n 's/^pid //p' "$info")
+exec 7<"$dev"
+kill -TERM "$pid"
+sleep 1
+kill -0 "$pid" 2>/dev/null || fail "emulator ended while $dev was open"
+exec 7<&-
+for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$pid" 2>/dev/null && fail "emulator $pid still running after its last user closed $dev"
+pass "SIGTERM: the emulator waits for the device's last user, then leaves"
+
+# The emulator killed outright: its watcher cleans up and says so; nothing stays.
+"$HDDSCOPE" emulate atlas3 >"$T/fg" 2>"$T/fgerr" &
+fg=$!
+PIDS+=("$fg")
+for _ in $(seq 200); do [ -s "$T/fg" ] && break; sleep 0.05; done
+dev=$(cat "$T/fg")
+[ -b "$dev" ] || fail "emulate atlas3 in the foreground printed '$dev': $(cat "$T/fgerr")"
+DEVS+=("$dev")
+info=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")/emulator
+mnt=$(dirname "$info")
+kill -KILL "$(sed -n 's/^pid //p' "$info")"
+timeout 60 tail --pid="$fg" -f /dev/null
+wait "$fg"
+rc=$?
+[ "$rc" = 3 ] || fail "emulate whose server was killed: exit $rc, want 3"
+grep -q 'killed by signal 9' "$T/fgerr" || fail "no word of the kill: $(cat "$T/fgerr")"
+grep -q " $mnt " /proc/mounts && fail "$mnt still mounted after the emulator was killed"
+[ -e "$mnt" ] && fail "$mnt left after the emulator was killed"
+for _ in $(seq 100); do [ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] || break; sleep 0.05; done
+[ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] && fail "$dev still attached after its emulator was killed"
+pass "the emulator killed: $(head -1 "$T/fgerr")"
+
+# The foreground command killed outright: the emulator stops cleanly.
+"$HDDSCOPE" emulate atlas3 >"$T/fg" 2>"$T/fgerr" &
+fg=$!
+PIDS+=("$fg")
+for _ in $(seq 200); do [ -s "$T/fg" ] && break; sleep 0.05; done
+dev=$(cat "$T/fg")
+[ -b "$dev" ] || fail "emulate atlas3 in the foreground printed '$dev': $(cat "$T/fgerr")"
+DEVS+=("$dev")
+mnt=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")
+kill -KILL "$fg"
+wait "$fg" 2>/dev/null
+for _ in $(seq 200); do [ -e "$mnt" ] || break; sleep 0.05; done
+[ -e "$mnt" ] && fail "$mnt left after 'emulate' was killed"
+[ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] && fail "$dev still attached after 'emulate' was killed"
+pass "'emulate' killed: its emulator stopped and left nothing"
+
+# The self-test: its figures, within what any machine of this kind should reach.
+"$HDDSCOPE" emulate --selftest atlas3 >"$T/st" 2>"$T/err" || fail "--selftest: $(cat "$T/err")"
+awk '/^added_p50_ms:/ { p = $2 } /^rms_ms:/ { r = $2 } /^recorded:/ { n = $2 }
+	END { exit !(n == 900 && p > 0 && p < 1 && r < 2) }' "$T/st" || fail "--selftest: $(cat "$T/st")"
+pass "selftest: $(grep -E '^(added_p50_ms|added_p99_ms|rms_ms)' "$T/st" | tr '\n' ' ')"
+
+for d in "${DEVS[@]}"; do "$HDDSCOPE" emulate --stop "$d" 2>/dev/null; done
+[ "$(leftovers)" = "$before" ] || fail "left behind:
+$(leftovers)"
+pass "no loop device or mount left behind"
