@@ -62,7 +62,8 @@ static void emulate_usage(FILE *f)
 "system and the loop device goes with its last user; 'emulate --stop DEV'\n"
 "cleans up whatever is left.\n"
 "Exit codes: 0 ok, 1 usage, 2 setup (no FUSE, no loop devices, not root,\n"
-"bad model, mount or attach failed), 3 the self-test could not complete.\n");
+"bad model, mount or attach failed, --stop of a device no emulator serves),\n"
+"3 the server was killed, or the self-test could not complete.\n");
 }
 
 /* Block the stop signals (and SIGCHLD) in every thread; the caller waits for them with sigwait. */
@@ -111,6 +112,22 @@ static int serve(const char *model, uint64_t seed, const char *dir, int fd, pid_
 }
 
 /*
+ * The first line from fd (without its newline) into buf, then fd closed.
+ * One line only: the server's helpers (fusermount3) may hold the pipe open
+ * long after.
+ */
+static void read_line(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (ssize_t r; n < len - 1 && !memchr(buf, '\n', n) && (r = read(fd, buf + n, len - 1 - n)) > 0;)
+		n += (size_t)r;
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
  * The watcher: forks the server, passes its first line to out (the
  * device, or the reason it could not start), forwards stop signals to it
  * and waits for it.  Where the server dies of a signal, it cleans up what
@@ -121,7 +138,6 @@ static int watch(const char *model, uint64_t seed, const char *dir, int out)
 	char line[PATH_MAX + 600], err[512], *tab;
 	sigset_t set;
 	pid_t pid, me = getpid();
-	ssize_t n = 0;
 	int p[2], status, sig;
 
 	block_stop_signals(&set);
@@ -135,13 +151,7 @@ static int watch(const char *model, uint64_t seed, const char *dir, int out)
 		_exit(serve(model, seed, dir, p[1], me));
 	}
 	close(p[1]);
-	/* One line: the server's helpers (fusermount3) may hold the pipe open long after. */
-	for (ssize_t r; n < (ssize_t)sizeof(line) - 1 && !memchr(line, '\n', (size_t)n) &&
-			(r = read(p[0], line + n, sizeof(line) - 1 - (size_t)n)) > 0;)
-		n += r;
-	close(p[0]);
-	line[n] = '\0';
-	line[strcspn(line, "\n")] = '\0';
+	read_line(p[0], line, sizeof(line));
 	if (line[0] != 'D') {
 		waitpid(pid, &status, 0);
 		dprintf(out, "%s\n", line[0] == 'E' ? line : "Ethe emulator ended before it reported its device");
@@ -181,7 +191,6 @@ static int run_served(const char *model, uint64_t seed, const char *dir, int dae
 	char msg[PATH_MAX + 600];
 	int p[2], rc, status, fd;
 	pid_t pid;
-	ssize_t n;
 
 	if (pipe(p)) {
 		hd_err("emulate: pipe: %s", strerror(errno));
@@ -215,13 +224,7 @@ static int run_served(const char *model, uint64_t seed, const char *dir, int dae
 		_exit(HD_EXIT_SETUP);
 	}
 	close(p[1]);
-	n = 0;
-	for (ssize_t r; n < (ssize_t)sizeof(msg) - 1 && !memchr(msg, '\n', (size_t)n) &&
-			(r = read(p[0], msg + n, sizeof(msg) - 1 - (size_t)n)) > 0;)
-		n += r;
-	close(p[0]);
-	msg[n] = '\0';
-	msg[strcspn(msg, "\n")] = '\0';
+	read_line(p[0], msg, sizeof(msg));
 	if (msg[0] != 'D') {
 		waitpid(pid, &status, 0);
 		hd_err("emulate %s: %s", model, msg[0] ? msg + 1 : "the emulator ended before it reported its device");

@@ -105,14 +105,19 @@ for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
 kill -0 "$pid" 2>/dev/null && fail "emulator $pid still running after its last user closed $dev"
 pass "SIGTERM: the emulator waits for the device's last user, then leaves"
 
+# foreground: 'emulate atlas3' in the background of this shell; its pid in $fg, its device in $dev.
+foreground() {
+	"$HDDSCOPE" emulate atlas3 >"$T/fg" 2>"$T/fgerr" &
+	fg=$!
+	PIDS+=("$fg")
+	for _ in $(seq 200); do [ -s "$T/fg" ] && break; sleep 0.05; done
+	dev=$(cat "$T/fg")
+	[ -b "$dev" ] || fail "emulate atlas3 in the foreground printed '$dev': $(cat "$T/fgerr")"
+	DEVS+=("$dev")
+}
+
 # The emulator killed outright: its watcher cleans up and says so; nothing stays.
-"$HDDSCOPE" emulate atlas3 >"$T/fg" 2>"$T/fgerr" &
-fg=$!
-PIDS+=("$fg")
-for _ in $(seq 200); do [ -s "$T/fg" ] && break; sleep 0.05; done
-dev=$(cat "$T/fg")
-[ -b "$dev" ] || fail "emulate atlas3 in the foreground printed '$dev': $(cat "$T/fgerr")"
-DEVS+=("$dev")
+foreground
 info=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")/emulator
 mnt=$(dirname "$info")
 kill -KILL "$(sed -n 's/^pid //p' "$info")"
@@ -128,13 +133,7 @@ for _ in $(seq 100); do [ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] || br
 pass "the emulator killed: $(head -1 "$T/fgerr")"
 
 # The foreground command killed outright: the emulator stops cleanly.
-"$HDDSCOPE" emulate atlas3 >"$T/fg" 2>"$T/fgerr" &
-fg=$!
-PIDS+=("$fg")
-for _ in $(seq 200); do [ -s "$T/fg" ] && break; sleep 0.05; done
-dev=$(cat "$T/fg")
-[ -b "$dev" ] || fail "emulate atlas3 in the foreground printed '$dev': $(cat "$T/fgerr")"
-DEVS+=("$dev")
+foreground
 mnt=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")
 kill -KILL "$fg"
 wait "$fg" 2>/dev/null

@@ -1,0 +1,57 @@
+# The real-device path end to end, on a disk that rotates: `profile --quick`
+# through an emulated atlas3 and st2000dm001 (hddscope emulate), then `fit`.
+# The cache calibration tells hits from media reads, fit finds the model's rpm
+# within 0.2%, and its seek curve holds against the model's (the share of bins
+# within max(0.3 ms, 5%) of it; issue 16 asks 90%, see the note below).
+. "$(dirname "$0")/common.bash"
+. "$(dirname "$0")/seekcurve_truth.bash"
+
+[ "$(id -u)" = 0 ] || skip "needs root (loop devices)"
+[ -c /dev/fuse ] || skip "no /dev/fuse"
+[ -c /dev/loop-control ] || skip "no loop devices"
+command -v fusermount3 >/dev/null || skip "no fusermount3 (Debian: fuse3)"
+
+DEV=""
+stop_dev() { [ -z "$DEV" ] || "$HDDSCOPE" emulate --stop "$DEV" 2>/dev/null; DEV=""; }
+trap 'stop_dev; cleanup' EXIT
+
+# Not yet (issue 16, item 4, and issue 14's seek fit): the bins within
+# max(0.3 ms, 5%) of the model on a quick profile.  Measured on this path:
+# atlas3 33 of 61 (the fit's overhead comes out 1.20 ms where the sim: path
+# gives 0.81, so the curve lies 0.3-0.4 ms low: the emulated path labels the
+# 1.2 ms hits of the response probe as hits, which sim: calls media);
+# st2000dm001 27 of 61 (on sim: 5 of 61: its look-ahead hides the overhead).
+# The floors hold those figures so that the path cannot get worse unnoticed.
+for spec in atlas3:40 st2000dm001:30; do
+	model=${spec%%:*}
+	floor=${spec#*:}
+	DEV=$("$HDDSCOPE" emulate --daemon "$model" 2>"$T/err") || fail "emulate --daemon $model: $(cat "$T/err")"
+	d=$T/$model
+	"$HDDSCOPE" profile -q --quick --no-charts -o "$d" "$DEV" >"$T/out" 2>"$T/err" ||
+		fail "profile --quick $DEV ($model): $(tail -5 "$T/err")"
+	stop_dev
+	head -5 "$d/summary.json" 2>/dev/null | grep -q '^  "complete": true,$' || fail "$model: summary.json not complete"
+
+	# The calibration: cache hits and media reads far apart, and labelled so.
+	cal=$(sed -n 's/^# calibration: //p' "$d/seek-read.tsv")
+	echo "$cal" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { exit !(v["hit_p50_ms"] > 0 && v["hit_p50_ms"] * 3 < v["media_p50_ms"]) }' ||
+		fail "$model: calibration does not separate hits from media reads: $cal"
+	media=$(awk -F'\t' '!/^#/ && $5 == "media"' "$d/seek-read.tsv" | grep -c '')
+	[ "$media" -ge 450 ] || fail "$model: only $media of the seek samples labelled media"
+
+	# rpm within 0.2% of the model's.
+	"$HDDSCOPE" fit "$d" >"$T/fit" 2>&1 || fail "fit $model: $(cat "$T/fit")"
+	rpm=$(awk '$1 == "rpm" { print $2 }' "$T/fit")
+	want=$("$HDDSCOPE" sim info "$model" | sed -n 's/^rpm: //p')
+	awk -v a="$rpm" -v b="$want" 'BEGIN { d = (a - b) / b; exit !(d < 0.002 && d > -0.002) }' ||
+		fail "$model: fit rpm $rpm, the model's $want"
+
+	# The seek curve against the model's.
+	seekcurve_truth "$HDDSCOPE" "$model" "$d" "$T" >"$T/curve"
+	read -r ok n <<<"$(awk '{ e = $2 - $3; e = e < 0 ? -e : e; t = 0.05 * $3; if (t < 0.3) t = 0.3; n++; ok += e <= t }
+		END { print ok + 0, n + 0 }' "$T/curve")"
+	[ "$n" -ge 40 ] || fail "$model: only $n bins in the fitted seek curve"
+	[ $((100 * ok)) -ge $((floor * n)) ] || fail "$model: $ok of $n bins within max(0.3 ms, 5%), below $floor%"
+	pass "$model through $(sed -n 's/^# device: //p' "$d/seek-read.tsv"): $cal; rpm $rpm ($want); seek curve $ok of $n bins within max(0.3 ms, 5%)"
+done
