@@ -48,4 +48,11 @@ void hd_sprt_init(struct hd_sprt *t, double p0, double p1, double alpha, double 
 /* Add one trial (event nonzero: it happened); returns the decision. */
 int hd_sprt_add(struct hd_sprt *t, int event);
 
+/*
+ * Flag the slow samples among n (slow[i] = 1): those slower than the tenth
+ * percentile of the samples of equal key (a distance) by more than margin
+ * (for a write, 1.1 revolutions: it went round once more).  0 or -ENOMEM.
+ */
+int hd_slow_flags(const double *key, const double *lat, size_t n, double margin, unsigned char *slow);
+
 #endif

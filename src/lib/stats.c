@@ -205,3 +205,47 @@ double hd_t_p2(double t, double df)
 		return 1;
 	return beta_inc(df / 2, 0.5, df / (df + t * t));
 }
+
+/* Row indexes ordered by key, then latency. */
+struct krow {
+	double key, lat;
+	size_t i;
+};
+
+static int cmp_krow(const void *a, const void *b)
+{
+	const struct krow *x = a, *y = b;
+
+	if (x->key != y->key)
+		return (x->key > y->key) - (x->key < y->key);
+	return (x->lat > y->lat) - (x->lat < y->lat);
+}
+
+int hd_slow_flags(const double *key, const double *lat, size_t n, double margin, unsigned char *slow)
+{
+	struct krow *k = malloc((n ? n : 1) * sizeof(*k));
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		k[i] = (struct krow){ key[i], lat[i], i };
+		slow[i] = 0;
+	}
+	qsort(k, n, sizeof(*k), cmp_krow);
+	for (size_t a = 0, b; a < n; a = b) {
+		double lim;
+
+		for (b = a; b < n && k[b].key == k[a].key; b++)
+			v[b - a] = k[b].lat;
+		lim = hd_percentile_sorted(v, b - a, 10) + margin;
+		for (size_t j = a; j < b; j++)
+			slow[k[j].i] = k[j].lat > lim;
+	}
+	free(k);
+	free(v);
+	return 0;
+}
