@@ -55,4 +55,27 @@ int hd_sprt_add(struct hd_sprt *t, int event);
  */
 int hd_slow_flags(const double *key, const double *lat, size_t n, double margin, unsigned char *slow);
 
+/*
+ * The write-stability decision that verdict gives and the response probe
+ * measures towards: a write is slow when slower than the p10 of the writes
+ * at its distance by more than 1.1 revolutions; Wald's test of the slow
+ * rate, healthy at ok (a fraction) or less against unstable at unstable or
+ * more, deciding unstable for a healthy drive with probability alpha and
+ * healthy for an unstable one with probability beta.  The verdict's rules
+ * default to these.
+ */
+#define HD_WRITE_SLOW_OK 0.002
+#define HD_WRITE_SLOW_UNSTABLE 0.008
+#define HD_WRITE_RISK_ALPHA 0.05
+#define HD_WRITE_RISK_BETA 0.01
+struct hd_write_test {
+	double rev_ms, ok, unstable, alpha, beta;
+};
+/*
+ * Decide on n writes in the order they were taken (dist: |distance|):
+ * *t the test fed every write, *slow the slow ones.  0 or -ENOMEM.
+ */
+int hd_write_decide(const struct hd_write_test *w, const double *dist, const double *lat, size_t n,
+		    struct hd_sprt *t, uint64_t *slow);
+
 #endif

@@ -23,11 +23,11 @@
 
 /* The rules, their defaults and what they mean (verdict --help prints them). */
 struct hd_verdict_rule hd_verdict_rules[HD_VERDICT_NRULES] = {
-	{ "write_slow_ok", 0.2, "% of writes slower than their distance's p10 by more than 1.1 revolutions: healthy up to" },
-	{ "write_slow_warn", 0.8, "... unstable (WARN) from" },
+	{ "write_slow_ok", HD_WRITE_SLOW_OK * 100, "% of writes slower than their distance's p10 by more than 1.1 revolutions: healthy up to" },
+	{ "write_slow_warn", HD_WRITE_SLOW_UNSTABLE * 100, "... unstable (WARN) from" },
 	{ "write_slow_fail", 1.2, "... and FAIL, once told unstable, at" },
-	{ "write_risk_warn", 5, "% chance that a healthy drive is told unstable (the sequential test's error rate)" },
-	{ "write_risk_pass", 1, "% chance that an unstable drive is told healthy" },
+	{ "write_risk_warn", HD_WRITE_RISK_ALPHA * 100, "% chance that a healthy drive is told unstable (the sequential test's error rate)" },
+	{ "write_risk_pass", HD_WRITE_RISK_BETA * 100, "% chance that an unstable drive is told healthy" },
 	{ "write_p99_p50_warn", 2.0, "p99/p50 of write response at equal distances (median over distances): WARN at" },
 	{ "write_p99_p50_fail", 3.0, "... and FAIL at" },
 	{ "stall_warn_ms", 100, "a single small access slower than this (ms) is a stall: WARN" },
@@ -173,25 +173,18 @@ static double spread_ratio(const double *dist, const double *lat, size_t n, size
 static void rule_write_slow(struct hd_verdict *v, const double *dist, const double *lat, size_t n, double rev_ms,
 			    const char *rev_from)
 {
-	unsigned char *slow = malloc(n ? n : 1);
+	struct hd_write_test w = { rev_ms, rule("write_slow_ok") / 100, rule("write_slow_warn") / 100,
+				   rule("write_risk_warn") / 100, rule("write_risk_pass") / 100 };
 	double lo, hi, pct;
 	uint64_t k = 0;
 	struct hd_sprt t;
 	enum hd_verdict_level l;
 	char what[400];
 
-	if (!slow || hd_slow_flags(dist, lat, n, 1.1 * rev_ms, slow)) {
-		free(slow);
+	if (hd_write_decide(&w, dist, lat, n, &t, &k)) {
 		add(v, "write_slow", HD_VERDICT_WARN, NAN, NAN, "write response: out of memory");
 		return;
 	}
-	hd_sprt_init(&t, rule("write_slow_ok") / 100, rule("write_slow_warn") / 100, rule("write_risk_warn") / 100,
-		     rule("write_risk_pass") / 100);
-	for (size_t i = 0; i < n; i++) {
-		k += slow[i];
-		hd_sprt_add(&t, slow[i]);
-	}
-	free(slow);
 	pct = 100.0 * (double)k / (double)n;
 	hd_wilson(k, n, 1.959964, &lo, &hi);
 	snprintf(what, sizeof(what), "%.2f%% of writes (%" PRIu64 " of %zu; 95%% interval %.2f-%.2f%%) slower than "
@@ -200,7 +193,7 @@ static void rule_write_slow(struct hd_verdict *v, const double *dist, const doub
 	if (t.decision == HD_SPRT_UNDECIDED) {
 		add(v, "write_slow", HD_VERDICT_WARN, pct, rule("write_slow_warn"),
 		    "write response undecided: %s; %zu writes cannot tell healthy (%.2f%% or less) from unstable "
-		    "(%.2f%% or more) at error rates %g%% and %g%%: measure more (profile --write)", what, n,
+		    "(%.2f%% or more) at error rates %g%% and %g%%: measure more (response --write --sync --write-cap N)", what, n,
 		    rule("write_slow_ok"), rule("write_slow_warn"), rule("write_risk_warn"), rule("write_risk_pass"));
 		return;
 	}

@@ -70,35 +70,34 @@ double hd_norm_p2(double z)
 	return erfc(fabs(z) / sqrt(2.0));
 }
 
-/* An index sorted by its p-value. */
-struct pidx {
-	double p;
+/* Row indexes ordered by key, then latency (or, for Holm, p-value, then index). */
+struct krow {
+	double key, lat;
 	size_t i;
 };
 
-static int cmp_pidx(const void *a, const void *b)
+static int cmp_krow(const void *a, const void *b)
 {
-	const struct pidx *x = a, *y = b;
+	const struct krow *x = a, *y = b;
 
-	if (x->p != y->p)
-		return (x->p > y->p) - (x->p < y->p);
-	return (x->i > y->i) - (x->i < y->i);
+	if (x->key != y->key)
+		return (x->key > y->key) - (x->key < y->key);
+	return (x->lat > y->lat) - (x->lat < y->lat);
 }
 
 int hd_holm(const double *p, size_t n, double alpha, unsigned char *reject)
 {
-	struct pidx *s = malloc((n ? n : 1) * sizeof(*s));
+	struct krow *s = malloc((n ? n : 1) * sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		s[i].p = isnan(p[i]) ? 1 : p[i];
-		s[i].i = i;
+		s[i] = (struct krow){ isnan(p[i]) ? 1 : p[i], (double)i, i };
 		reject[i] = 0;
 	}
-	qsort(s, n, sizeof(*s), cmp_pidx);
+	qsort(s, n, sizeof(*s), cmp_krow);
 	/* Step down: the k-th smallest p is held to alpha / (n - k); the first that misses stops it. */
-	for (size_t k = 0; k < n && s[k].p <= alpha / (double)(n - k); k++)
+	for (size_t k = 0; k < n && s[k].key <= alpha / (double)(n - k); k++)
 		reject[s[k].i] = 1;
 	free(s);
 	return 0;
@@ -206,21 +205,6 @@ double hd_t_p2(double t, double df)
 	return beta_inc(df / 2, 0.5, df / (df + t * t));
 }
 
-/* Row indexes ordered by key, then latency. */
-struct krow {
-	double key, lat;
-	size_t i;
-};
-
-static int cmp_krow(const void *a, const void *b)
-{
-	const struct krow *x = a, *y = b;
-
-	if (x->key != y->key)
-		return (x->key > y->key) - (x->key < y->key);
-	return (x->lat > y->lat) - (x->lat < y->lat);
-}
-
 int hd_slow_flags(const double *key, const double *lat, size_t n, double margin, unsigned char *slow)
 {
 	struct krow *k = malloc((n ? n : 1) * sizeof(*k));
@@ -248,4 +232,20 @@ int hd_slow_flags(const double *key, const double *lat, size_t n, double margin,
 	free(k);
 	free(v);
 	return 0;
+}
+
+int hd_write_decide(const struct hd_write_test *w, const double *dist, const double *lat, size_t n,
+		    struct hd_sprt *t, uint64_t *slow)
+{
+	unsigned char *f = malloc(n ? n : 1);
+	int rc = f ? hd_slow_flags(dist, lat, n, 1.1 * w->rev_ms, f) : -ENOMEM;
+
+	*slow = 0;
+	hd_sprt_init(t, w->ok, w->unstable, w->alpha, w->beta);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		*slow += f[i];
+		hd_sprt_add(t, f[i]);
+	}
+	free(f);
+	return rc;
 }
