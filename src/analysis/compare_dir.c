@@ -206,6 +206,31 @@ static const struct {
 	{ -1, "inward", "inward (-, toward lower offsets)", "-" },
 };
 
+/*
+ * An undecided range over more than a decade: the largest difference left
+ * open in each decade, since the few samples of its shortest distances
+ * would otherwise speak for all of it.
+ */
+static void bound_by_decade(FILE *f, const struct hd_cmp_curve *cv, const struct hd_cmp_range *g, const char *sign)
+{
+	char lo[32], hi[32];
+	int groups = 0;
+
+	if (floor(cv->bins[g->first].x) == floor(cv->bins[g->last].x))
+		return;
+	for (size_t i = g->first, j; i <= g->last; i = j) {
+		double bound = 0, top = 0;
+
+		for (j = i; j <= g->last && floor(cv->bins[j].x) == floor(cv->bins[i].x); j++) {
+			bound = fmax(bound, cv->bins[j].bound_pct);
+			top = cv->bins[j].hi;
+		}
+		fprintf(f, "%s%.0f%% at %s%s to %s%s", groups++ ? ", " : " (by decade: ", ceil(bound), sign,
+			fmt_dist(lo, sizeof(lo), cv->bins[i].lo), sign, fmt_dist(hi, sizeof(hi), top));
+	}
+	fprintf(f, ")");
+}
+
 /* The sentence of one curve comparison. */
 static void curve_text(FILE *f, const struct hd_cmp_curve *cv, const char *sign)
 {
@@ -225,7 +250,7 @@ static void curve_text(FILE *f, const struct hd_cmp_curve *cv, const char *sign)
 				fmt_pct(ci, sizeof(ci), fmax(0, g->ci_lo), g->ci_hi));
 		else
 			fprintf(f, "%sno difference larger than %s", r ? "; " : "",
-				fmt_pct(pct, sizeof(pct), g->bound_pct, g->bound_pct));
+				fmt_pct(pct, sizeof(pct), ceil(g->bound_pct), ceil(g->bound_pct)));
 		fmt_dist(lo, sizeof(lo), g->lo);
 		fmt_dist(hi, sizeof(hi), g->hi);
 		if (first && last)
@@ -238,6 +263,8 @@ static void curve_text(FILE *f, const struct hd_cmp_curve *cv, const char *sign)
 			fprintf(f, " at %s%s", sign, lo);
 		else
 			fprintf(f, " from %s%s to %s%s", sign, lo, sign, hi);
+		if (!g->winner)
+			bound_by_decade(f, cv, g, sign);
 	}
 	fprintf(f, ".");
 	for (size_t k = 0; k < cv->ncross; k++) {

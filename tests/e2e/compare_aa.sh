@@ -48,6 +48,9 @@ for p in presets:
 print("A/A, 80 pairs: clear differences by section %s" % total)
 sys.exit(any(n > 1 for n in total.values()))
 PY
+# What the data cannot resolve is said with the largest difference left open, by decade.
+grep -Eq '^seek read, both directions: no difference larger than [0-9]+% at every distance measured \(.*\) \(by decade: [0-9]+% at ±0\.2[0-9]* MB to ±[0-9.]+ MB, [0-9]+% at ±1' \
+	"$T/aa-dtla307030-20/findings.txt" || { cat "$T/aa-dtla307030-20/findings.txt"; fail "A/A: no bound by decade"; }
 pass "A/A: at most one clear difference per section over 80 pairs"
 
 "$HDDSCOPE" sim show dtla307030 >"$T/orig.drive" || fail "sim show dtla307030"
@@ -59,6 +62,8 @@ for s in orig:1 slow:2; do
 		-o "$T/${s%:*}/seek-read.tsv" "sim:$T/${s%:*}.drive"
 done
 run 0 "$HDDSCOPE" compare -q --no-charts "$T/orig" "$T/slow" -o "$T/pw"
+grep -Eq '^seek read, both directions: A is [0-9]+-[0-9]+% faster \(95% interval [0-9]+-[0-9]+%\)' "$T/pw/findings.txt" ||
+	{ cat "$T/pw/findings.txt"; fail "power: the finding has no interval"; }
 python3 - "$T/pw/compare.json" <<'PY' || fail "power on a seek curve 1.10 times the original"
 import json, sys
 c = json.load(open(sys.argv[1]))["seek-read"]["read"]
