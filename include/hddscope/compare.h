@@ -91,13 +91,11 @@ int hd_cmp_curve_bins(const double *da, const double *la, size_t na,
 		      const struct hd_cmp_opts *o, struct hd_cmp_curve *out);
 
 /*
- * Decide a family of tests at family-wise error rate o->alpha (Holm): every
- * bin of the ncv curves and nextra further p-values (extra_p; extra_reject
- * receives their outcome).  Calls the bins, then makes each curve's ranges
- * and crossovers.  Returns 0 or -ENOMEM.
+ * Decide every bin of the ncv curves as one family at family-wise error
+ * rate o->alpha (Holm), then make each curve's ranges and crossovers.
+ * Returns 0 or -ENOMEM.
  */
-int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const double *extra_p, unsigned char *extra_reject,
-		  size_t nextra, const struct hd_cmp_opts *o);
+int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const struct hd_cmp_opts *o);
 void hd_cmp_curve_free(struct hd_cmp_curve *c);
 
 /* ---- stability: spread at equal distances ---- */

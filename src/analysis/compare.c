@@ -387,30 +387,25 @@ static void call_bins(struct hd_cmp_curve *cv, size_t ncv, const unsigned char *
 		}
 }
 
-int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const double *extra_p, unsigned char *extra_reject,
-		  size_t nextra, const struct hd_cmp_opts *o)
+int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const struct hd_cmp_opts *o)
 {
-	size_t n = nextra, k = 0;
+	size_t n = 0, k = 0;
 	double *p;
 	unsigned char *rej;
 	int rc = -ENOMEM;
 
 	for (size_t c = 0; c < ncv; c++)
 		n += cv[c].nbins;
-	p = malloc((n ? n : 1) * sizeof(*p));
+	p = calloc(n ? n : 1, sizeof(*p));
 	rej = malloc(n ? n : 1);
 	if (!p || !rej)
 		goto done;
 	for (size_t c = 0; c < ncv; c++)
 		for (size_t i = 0; i < cv[c].nbins; i++)
 			p[k++] = cv[c].bins[i].p;
-	for (size_t i = 0; i < nextra; i++)
-		p[k++] = extra_p[i];
 	if ((rc = hd_holm(p, n, o->alpha, rej)))
 		goto done;
 	call_bins(cv, ncv, rej, o);
-	for (size_t i = 0; i < nextra; i++)
-		extra_reject[i] = rej[n - nextra + i];
 	for (size_t c = 0; c < ncv && rc == 0; c++) {
 		rc = make_ranges(&cv[c]);
 		if (rc == 0)
@@ -429,7 +424,7 @@ int hd_cmp_curve(const double *da, const double *la, size_t na,
 	int rc = hd_cmp_curve_bins(da, la, na, db, lb, nb, o, out);
 
 	if (rc == 0)
-		rc = hd_cmp_decide(out, 1, NULL, NULL, 0, o);
+		rc = hd_cmp_decide(out, 1, o);
 	if (rc)
 		hd_cmp_curve_free(out);
 	return rc;

@@ -412,7 +412,7 @@ static int sec_seek(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
 	snprintf(label, sizeof(label), "seek %s", op);
 	if (curves_measure(c, a, b, "distance_bytes", op, label, cv))
 		return -1;
-	rc = hd_cmp_decide(cv, 3, NULL, NULL, 0, c->o);
+	rc = hd_cmp_decide(cv, 3, c->o);
 	if (rc == 0)
 		curves_emit(c, op, label, cv);
 	for (int k = 0; k < 3; k++)
@@ -533,7 +533,7 @@ static int sec_response(struct ctx *c, const struct hd_df *a, const struct hd_df
 		for (size_t k = 0; k < 2; k++)
 			if (have[k] && st[k] == 0)
 				pp[np++] = p[k];
-		rc = hd_cmp_decide(cv, 6, NULL, NULL, 0, c->o) || hd_holm(pp, np, c->o->alpha, rej)
+		rc = hd_cmp_decide(cv, 6, c->o) || hd_holm(pp, np, c->o->alpha, rej)
 			     ? fail(c, "compare response: %s", strerror(ENOMEM)) : 0;
 	}
 	for (size_t k = 0, e = 0; k < 2 && rc == 0; k++) {
