@@ -31,8 +31,8 @@ static const struct hd_option response_options[] = {
 	  .help = "samples per distance, split between the directions" },
 	HD_BLOCK_OPTION("block", struct hd_response_opts, block, "4k", "bytes per access"),
 	{ .name = "write-cap", .kind = HD_OPT_COUNT, .arg = "N", .off = O(write_cap), .def = "0", .hi = 10000000,
-	  .help = "with --write: more rounds of writes (every distance, --reps each) while the write-stability test "
-		  "cannot tell healthy from unstable, up to N writes in all; 0: none beyond the plan" },
+	  .help = "with --write: rounds of writes after the plan until write\n"
+		  "stability is decided, up to N writes in all; 0: the plan's only" },
 	{ .kind = HD_OPT_END },
 };
 
