@@ -50,6 +50,7 @@ static void usage(FILE *f)
 		   "Nothing is ever written to a device without --write.\n\n"
 		   "Exit codes: 0 ok, 1 usage error, 2 setup failure (cannot open, refused),\n"
 		   "3 runtime failure (the device keeps failing), 4 verdict WARN, 5 verdict FAIL,\n"
+		   "6 verdict cannot judge (cached writes, a target that does not rotate),\n"
 		   "128 + signal when interrupted by HUP, INT, QUIT or TERM (129, 130, 131, 143).\n");
 }
 

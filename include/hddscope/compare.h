@@ -19,7 +19,8 @@ struct hd_cmp_opts {
 	size_t min_samples;	/* per drive in a bin, else the bin is not compared (8) */
 	double min_rel;		/* smallest relative difference called faster (0.02) */
 	int resamples;		/* bootstrap resamples per bin (200) */
-	double confidence;	/* two-sided bootstrap interval (0.90) */
+	double confidence;	/* two-sided interval of a difference (0.95) */
+	double alpha;		/* family-wise error rate of a section's findings (0.001) */
 	uint64_t seed;		/* of the bootstrap (1) */
 };
 
@@ -32,8 +33,11 @@ struct hd_cmp_bin {
 	size_t na, nb;
 	double ta, tb;		/* typical latency (hd_cmp_typical), ms */
 	double diff;		/* tb - ta, ms: > 0 where A is faster */
-	double ci_lo, ci_hi;	/* bootstrap interval of diff */
+	double se;		/* bootstrap standard error of diff */
+	double ci_lo, ci_hi;	/* normal interval of diff at the confidence asked */
+	double p;		/* two-sided p-value of diff = 0 */
 	double pct;		/* |diff| / max(ta, tb) * 100 */
+	double bound_pct;	/* max(|ci_lo|, |ci_hi|) / max(ta, tb) * 100: no larger difference */
 	char winner;		/* 'A', 'B', or 0: no clear difference */
 };
 
@@ -42,7 +46,9 @@ struct hd_cmp_range {
 	size_t first, last;	/* bin indexes */
 	char winner;
 	double lo, hi;		/* |distance| covered, bytes */
-	double pct_min, pct_max;
+	double pct_min, pct_max;	/* of the bins called (a winner's range) */
+	double ci_lo, ci_hi;	/* a winner's advantage, percent: the widest of its bins' intervals */
+	double bound_pct;	/* no winner: no difference larger than this, percent */
 };
 
 /* Where the faster drive changes. */
@@ -70,11 +76,26 @@ double hd_cmp_typical(double *v, size_t n);
 /*
  * Compare latency against |distance| of drive A (da, la: na samples) and
  * drive B.  Distances must be positive (the caller folds directions).
- * Returns 0 or -ENOMEM; out is freed with hd_cmp_curve_free().
+ * Each bin's difference gets a bootstrap standard error, an interval and
+ * a p-value; a bin is called for a drive when Holm's correction over every
+ * bin rejects "no difference" at o->alpha and the difference is at least
+ * o->min_rel.  Returns 0 or -ENOMEM; out is freed with hd_cmp_curve_free().
  */
 int hd_cmp_curve(const double *da, const double *la, size_t na,
 		 const double *db, const double *lb, size_t nb,
 		 const struct hd_cmp_opts *o, struct hd_cmp_curve *out);
+
+/* hd_cmp_curve's bins alone, none called yet: the family is decided by hd_cmp_decide. */
+int hd_cmp_curve_bins(const double *da, const double *la, size_t na,
+		      const double *db, const double *lb, size_t nb,
+		      const struct hd_cmp_opts *o, struct hd_cmp_curve *out);
+
+/*
+ * Decide every bin of the ncv curves as one family at family-wise error
+ * rate o->alpha (Holm), then make each curve's ranges and crossovers.
+ * Returns 0 or -ENOMEM.
+ */
+int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const struct hd_cmp_opts *o);
 void hd_cmp_curve_free(struct hd_cmp_curve *c);
 
 /* ---- stability: spread at equal distances ---- */
@@ -97,13 +118,24 @@ int hd_cmp_spread(const double *d, const double *lat, size_t n, double rev_ms,
 		  size_t min_group, struct hd_cmp_spread *out);
 
 /*
- * Which of two drives is steadier: 'A', 'B' or 0 (no clear difference).
- * The outlier rates decide when they differ significantly (two-proportion
- * z of at least 3 and a factor of at least 1.5); otherwise the median
- * p99/p50 when it differs by at least 10%.  *why is set to "outliers",
- * "p99/p50" or "none".
+ * The two-sided p-value of "the outlier rates are equal" (two-proportion
+ * z), the difference b - a of the rates and its normal interval at
+ * normal quantile z (*lo, *hi).
  */
-char hd_cmp_steadier(const struct hd_cmp_spread *a, const struct hd_cmp_spread *b, const char **why);
+double hd_cmp_spread_p(const struct hd_cmp_spread *a, const struct hd_cmp_spread *b, double z, double *diff,
+		       double *lo, double *hi);
+
+/*
+ * Which of two drives is steadier: 'A', 'B' or 0 (no clear difference),
+ * given whether the test of equal outlier rates was rejected (by
+ * hd_cmp_spread_p's p-value, corrected over its family): the lower rate,
+ * when the other is at least 1.5 times it.  *why is set to "outliers" or
+ * "none".
+ */
+char hd_cmp_steadier(const struct hd_cmp_spread *a, const struct hd_cmp_spread *b, int rejected, const char **why);
+
+/* The normal quantile of a two-sided interval of confidence conf (0.95: 1.96). */
+double hd_cmp_z(double conf);
 
 /*
  * The revolution time estimated from the width of the rotational band of

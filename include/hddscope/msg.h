@@ -20,6 +20,7 @@ enum {
 	HD_EXIT_RUNTIME = 3,
 	HD_EXIT_WARN = 4,	/* verdict: WARN */
 	HD_EXIT_FAIL = 5,	/* verdict: FAIL */
+	HD_EXIT_CANNOT_JUDGE = 6,	/* verdict: the data cannot show what is asked */
 	HD_EXIT_SIGNAL = 128,	/* + the signal that interrupted the run */
 };
 

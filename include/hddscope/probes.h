@@ -55,6 +55,7 @@ struct hd_seek_opts {
 struct hd_response_opts {
 	struct hd_common c;
 	uint64_t points, reps, block;
+	uint64_t write_cap;	/* --write-cap: writes in all while the stability test is undecided (0: the plan's) */
 };
 
 struct hd_media_opts {

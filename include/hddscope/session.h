@@ -68,6 +68,8 @@ struct hd_session {
 	int64_t *drive_ns;	/* hd_common's: the backend time is added there at the end */
 	uint64_t nrows, nmedia, ncache, nerror, nunknown;
 	int64_t phase_rev_ns;	/* hd_session_aimed waits U(0, this) before the timed access */
+	int64_t last_lat_ns;	/* hd_session_aimed's last row: its latency and class */
+	enum hd_class last_cls;
 	uint64_t phase_locked_to;	/* ... where |distance| exceeds this */
 };
 

@@ -26,7 +26,7 @@ struct hd_verdict_rule {
 	const char *help;
 };
 
-#define HD_VERDICT_NRULES 12
+#define HD_VERDICT_NRULES 15
 extern struct hd_verdict_rule hd_verdict_rules[HD_VERDICT_NRULES];
 
 /* A profile directory's data files (by enum hd_profile_file_id, NULL where absent) and summary.json. */
@@ -67,12 +67,14 @@ struct hd_verdict {
 	struct hd_verdict_reason r[32];
 	size_t n;
 	enum hd_verdict_level overall;	/* the worst level of a reason, INFO aside */
+	char cannot[600];		/* why write stability cannot be judged; empty when it can */
 };
 
 /*
  * Judge in under the rules: write response, stalls, I/O errors and SMART
  * (sm NULL when there is none; smart_from says where it came from, or why
- * there is none).
+ * there is none).  Write stability is not judged from writes the drive's
+ * cache took, nor on a target that does not rotate: v->cannot says why.
  */
 void hd_verdict_judge(const struct hd_verdict_input *in, const struct hd_verdict_smart *sm, const char *smart_from,
 		      struct hd_verdict *v);

@@ -1,7 +1,9 @@
 /*
  * The statistics of hddscope compare: latency against distance compared
- * bin by bin with a bootstrap, crossover distances, spread at equal
- * distances, and the width of the rotational band.  compare_dir.c applies
+ * bin by bin (a bootstrap standard error, a normal interval and p-value
+ * per bin, Holm's correction over every test of a section), crossover
+ * distances, spread at equal distances, and the width of the rotational
+ * band.  compare_dir.c applies
  * them to two profile directories; cmd_compare.c is the command.
  *
  * Why the mid-decile: a media access is positioning plus a rotational wait
@@ -21,13 +23,29 @@
 #include "hddscope/stats.h"
 #include "hddscope/util.h"
 
+double hd_cmp_z(double conf)
+{
+	double lo = 0, hi = 40;
+
+	/* hd_norm_p2 falls with z: bisect for p = 1 - conf. */
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (hd_norm_p2(mid) > 1 - conf)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 void hd_cmp_defaults(struct hd_cmp_opts *o)
 {
 	o->bins_per_decade = 8;
 	o->min_samples = 8;
 	o->min_rel = 0.02;
 	o->resamples = 200;
-	o->confidence = 0.90;
+	o->confidence = 0.95;
+	o->alpha = 0.001;
 	o->seed = 1;
 }
 
@@ -89,71 +107,71 @@ static double resample_typical(const double *src, size_t n, double *tmp, struct 
 	return hd_cmp_typical(tmp, n);
 }
 
-/*
- * Fill bin b from A's samples ka[0..na) and B's kb[0..nb): typical
- * latencies, the difference and its bootstrap interval.  work holds
- * 2 * (na + nb) + resamples doubles.
- */
-static void fill_bin(struct hd_cmp_bin *b, const struct keyed *ka, size_t na, const struct keyed *kb,
-		     size_t nb, const struct hd_cmp_opts *o, struct hd_rng *r, double *work)
+/* The standard deviation of n values. */
+static double sd_of(const double *v, size_t n)
 {
-	double *va = work, *vb = va + na, *tmp = vb + nb, *boot = tmp + na + nb, sx = 0;
-	double alpha = (1 - o->confidence) / 2 * 100;
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += v[i];
+	m /= (double)(n ? n : 1);
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+/* Where the samples of a bin lie: extent and mean log distance. */
+static void bin_place(struct hd_cmp_bin *b, const struct keyed *ka, size_t na, const struct keyed *kb, size_t nb)
+{
+	double sx = 0;
 
 	b->lo = INFINITY;
 	b->hi = 0;
-	for (size_t i = 0; i < na; i++) {
-		va[i] = ka[i].lat;
-		sx += ka[i].logd;
-	}
-	for (size_t i = 0; i < nb; i++) {
-		vb[i] = kb[i].lat;
-		sx += kb[i].logd;
-	}
 	for (size_t i = 0; i < na + nb; i++) {
-		double d = i < na ? ka[i].d : kb[i - na].d;
-		b->lo = fmin(b->lo, d);
-		b->hi = fmax(b->hi, d);
+		const struct keyed *k = i < na ? &ka[i] : &kb[i - na];
+		b->lo = fmin(b->lo, k->d);
+		b->hi = fmax(b->hi, k->d);
+		sx += k->logd;
 	}
 	b->x = sx / (double)(na + nb);
 	b->na = na;
 	b->nb = nb;
-	b->ta = hd_cmp_typical(va, na);
-	b->tb = hd_cmp_typical(vb, nb);
-	b->diff = b->tb - b->ta;
-	b->pct = fabs(b->diff) / fmax(b->ta, b->tb) * 100;
-	for (int i = 0; i < o->resamples; i++)
-		boot[i] = resample_typical(vb, nb, tmp, r) - resample_typical(va, na, tmp, r);
-	hd_sort_doubles(boot, (size_t)o->resamples);
-	b->ci_lo = hd_percentile_sorted(boot, (size_t)o->resamples, alpha);
-	b->ci_hi = hd_percentile_sorted(boot, (size_t)o->resamples, 100 - alpha);
-	if (o->resamples == 0)
-		b->ci_lo = b->ci_hi = b->diff;
-	b->winner = 0;
-	if (b->pct >= o->min_rel * 100 && (b->ci_lo > 0 || b->ci_hi < 0))
-		b->winner = b->diff > 0 ? 'A' : 'B';
 }
 
 /*
- * A winner that no neighbouring bin leans towards is noise: with dozens of
- * bins at 90% confidence a few stand out by chance, and each would make two
- * false crossovers.
+ * Fill bin b from A's samples ka[0..na) and B's kb[0..nb): typical
+ * latencies, the difference, its bootstrap standard error, interval and
+ * p-value.  work holds 2 * (na + nb) + resamples doubles.
  */
-static void drop_isolated(struct hd_cmp_bin *b, size_t n)
+static void fill_bin(struct hd_cmp_bin *b, const struct keyed *ka, size_t na, const struct keyed *kb,
+		     size_t nb, const struct hd_cmp_opts *o, struct hd_rng *r, double *work)
 {
-	char *keep = calloc(n ? n : 1, 1);
+	double *va = work, *vb = va + na, *tmp = vb + nb, *boot = tmp + na + nb, z = hd_cmp_z(o->confidence), top;
 
-	if (!keep)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		int s = b[i].diff > 0 ? 1 : -1;
-		keep[i] = n == 1 || (i > 0 && (b[i - 1].diff > 0 ? 1 : -1) == s) ||
-			  (i + 1 < n && (b[i + 1].diff > 0 ? 1 : -1) == s);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!keep[i])
-			b[i].winner = 0;
-	free(keep);
+	bin_place(b, ka, na, kb, nb);
+	for (size_t i = 0; i < na; i++)
+		va[i] = ka[i].lat;
+	for (size_t i = 0; i < nb; i++)
+		vb[i] = kb[i].lat;
+	b->ta = hd_cmp_typical(va, na);
+	b->tb = hd_cmp_typical(vb, nb);
+	b->diff = b->tb - b->ta;
+	top = fmax(b->ta, b->tb);
+	b->pct = fabs(b->diff) / top * 100;
+	for (int i = 0; i < o->resamples; i++)
+		boot[i] = resample_typical(vb, nb, tmp, r) - resample_typical(va, na, tmp, r);
+	b->se = sd_of(boot, (size_t)o->resamples);
+	b->ci_lo = b->diff - z * b->se;
+	b->ci_hi = b->diff + z * b->se;
+	/*
+	 * Without a standard error there is no test: nothing is called.  The
+	 * ratio to a bootstrap error of a quantile statistic has heavier tails
+	 * than the normal in small bins (drives compared with themselves show
+	 * it): Student's t with the smaller side's n - 1 degrees of freedom.
+	 */
+	b->p = b->se > 0 ? hd_t_p2(b->diff / b->se, (double)(na < nb ? na : nb) - 1) : 1;
+	b->bound_pct = fmax(fabs(b->ci_lo), fabs(b->ci_hi)) / top * 100;
+	b->winner = 0;
 }
 
 /* Does every bin of range r lean towards winner w (without being called)? */
@@ -183,12 +201,23 @@ static void merge_gaps(struct hd_cmp_curve *c)
 			prev->hi = c->ranges[r + 1].hi;
 			prev->pct_min = fmin(prev->pct_min, c->ranges[r + 1].pct_min);
 			prev->pct_max = fmax(prev->pct_max, c->ranges[r + 1].pct_max);
+			prev->ci_lo = fmin(prev->ci_lo, c->ranges[r + 1].ci_lo);
+			prev->ci_hi = fmax(prev->ci_hi, c->ranges[r + 1].ci_hi);
 			r++;
 			continue;
 		}
 		c->ranges[out++] = c->ranges[r];
 	}
 	c->nranges = out;
+}
+
+/* Widen a winner range's interval by bin b's: the advantage is +diff for A, -diff for B. */
+static void range_ci(struct hd_cmp_range *r, const struct hd_cmp_bin *b)
+{
+	double s = b->winner == 'A' ? 1 : -1, top = fmax(b->ta, b->tb) / 100;
+
+	r->ci_lo = fmin(r->ci_lo, fmin(s * b->ci_lo, s * b->ci_hi) / top);
+	r->ci_hi = fmax(r->ci_hi, fmax(s * b->ci_lo, s * b->ci_hi) / top);
 }
 
 static int make_ranges(struct hd_cmp_curve *c)
@@ -205,13 +234,16 @@ static int make_ranges(struct hd_cmp_curve *c)
 			r->first = i;
 			r->winner = b->winner;
 			r->lo = b->lo;
-			r->pct_min = INFINITY;
-			r->pct_max = 0;
+			r->pct_min = r->ci_lo = INFINITY;
+			r->pct_max = r->ci_hi = r->bound_pct = 0;
 		}
 		r->last = i;
 		r->hi = b->hi;
 		r->pct_min = fmin(r->pct_min, b->pct);
 		r->pct_max = fmax(r->pct_max, b->pct);
+		r->bound_pct = fmax(r->bound_pct, b->bound_pct);
+		if (b->winner)
+			range_ci(r, b);
 	}
 	merge_gaps(c);
 	return 0;
@@ -301,9 +333,9 @@ static int make_crossovers(struct hd_cmp_curve *c, int bpd)
 	return 0;
 }
 
-int hd_cmp_curve(const double *da, const double *la, size_t na,
-		 const double *db, const double *lb, size_t nb,
-		 const struct hd_cmp_opts *o, struct hd_cmp_curve *out)
+int hd_cmp_curve_bins(const double *da, const double *la, size_t na,
+		      const double *db, const double *lb, size_t nb,
+		      const struct hd_cmp_opts *o, struct hd_cmp_curve *out)
 {
 	struct keyed *ka = bin_samples(da, la, na, o->bins_per_decade);
 	struct keyed *kb = bin_samples(db, lb, nb, o->bins_per_decade);
@@ -333,14 +365,66 @@ int hd_cmp_curve(const double *da, const double *la, size_t na,
 		ia = ea;
 		ib = sb;
 	}
-	drop_isolated(out->bins, out->nbins);
-	rc = make_ranges(out);
-	if (rc == 0)
-		rc = make_crossovers(out, o->bins_per_decade);
+	rc = 0;
 done:
 	free(ka);
 	free(kb);
 	free(work);
+	if (rc)
+		hd_cmp_curve_free(out);
+	return rc;
+}
+
+/* Call every bin of the ncv curves that Holm's rejections rej (in bin order) and the smallest difference allow. */
+static void call_bins(struct hd_cmp_curve *cv, size_t ncv, const unsigned char *rej, const struct hd_cmp_opts *o)
+{
+	size_t k = 0;
+
+	for (size_t c = 0; c < ncv; c++)
+		for (size_t i = 0; i < cv[c].nbins; i++, k++) {
+			struct hd_cmp_bin *b = &cv[c].bins[i];
+			b->winner = rej[k] && b->pct >= o->min_rel * 100 ? (b->diff > 0 ? 'A' : 'B') : 0;
+		}
+}
+
+int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const struct hd_cmp_opts *o)
+{
+	size_t n = 0, k = 0;
+	double *p;
+	unsigned char *rej;
+	int rc = -ENOMEM;
+
+	for (size_t c = 0; c < ncv; c++)
+		n += cv[c].nbins;
+	p = calloc(n ? n : 1, sizeof(*p));
+	rej = malloc(n ? n : 1);
+	if (!p || !rej)
+		goto done;
+	for (size_t c = 0; c < ncv; c++)
+		for (size_t i = 0; i < cv[c].nbins; i++)
+			p[k++] = cv[c].bins[i].p;
+	if ((rc = hd_holm(p, n, o->alpha, rej)))
+		goto done;
+	call_bins(cv, ncv, rej, o);
+	for (size_t c = 0; c < ncv && rc == 0; c++) {
+		rc = make_ranges(&cv[c]);
+		if (rc == 0)
+			rc = make_crossovers(&cv[c], o->bins_per_decade);
+	}
+done:
+	free(p);
+	free(rej);
+	return rc;
+}
+
+int hd_cmp_curve(const double *da, const double *la, size_t na,
+		 const double *db, const double *lb, size_t nb,
+		 const struct hd_cmp_opts *o, struct hd_cmp_curve *out)
+{
+	int rc = hd_cmp_curve_bins(da, la, na, db, lb, nb, o, out);
+
+	if (rc == 0)
+		rc = hd_cmp_decide(out, 1, o);
 	if (rc)
 		hd_cmp_curve_free(out);
 	return rc;
@@ -400,18 +484,26 @@ done:
 	return rc;
 }
 
-char hd_cmp_steadier(const struct hd_cmp_spread *a, const struct hd_cmp_spread *b, const char **why)
+double hd_cmp_spread_p(const struct hd_cmp_spread *a, const struct hd_cmp_spread *b, double z, double *diff,
+		       double *lo, double *hi)
 {
 	double p = (double)(a->outliers + b->outliers) / (double)(a->n + b->n);
-	double se = sqrt(p * (1 - p) * (1.0 / (double)a->n + 1.0 / (double)b->n));
+	double se0 = sqrt(p * (1 - p) * (1.0 / (double)a->n + 1.0 / (double)b->n));
+	double se = sqrt(a->rate * (1 - a->rate) / (double)a->n + b->rate * (1 - b->rate) / (double)b->n);
+
+	*diff = b->rate - a->rate;
+	*lo = *diff - z * se;
+	*hi = *diff + z * se;
+	return se0 > 0 ? hd_norm_p2(*diff / se0) : 1;
+}
+
+char hd_cmp_steadier(const struct hd_cmp_spread *a, const struct hd_cmp_spread *b, int rejected, const char **why)
+{
 	double lo = fmin(a->rate, b->rate), hi = fmax(a->rate, b->rate);
 
 	*why = "outliers";
-	if (se > 0 && (hi - lo) / se >= 3 && hi >= 1.5 * lo)
+	if (rejected && hi > lo && hi >= 1.5 * lo)
 		return a->rate < b->rate ? 'A' : 'B';
-	*why = "p99/p50";
-	if (fmax(a->ratio_median, b->ratio_median) >= 1.1 * fmin(a->ratio_median, b->ratio_median))
-		return a->ratio_median < b->ratio_median ? 'A' : 'B';
 	*why = "none";
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hddscope/compare.h"
 #include "hddscope/datafile.h"
 #include "hddscope/evidence.h"
 #include "hddscope/json.h"
@@ -22,8 +23,11 @@
 
 /* The rules, their defaults and what they mean (verdict --help prints them). */
 struct hd_verdict_rule hd_verdict_rules[HD_VERDICT_NRULES] = {
-	{ "write_slow_warn", 0.8, "% of writes slower than their distance's median by more than a revolution: WARN at" },
-	{ "write_slow_fail", 1.2, "... and FAIL at" },
+	{ "write_slow_ok", HD_WRITE_SLOW_OK * 100, "% of writes slower than their distance's p10 by more than 1.1 revolutions: healthy up to" },
+	{ "write_slow_warn", HD_WRITE_SLOW_UNSTABLE * 100, "... unstable (WARN) from" },
+	{ "write_slow_fail", 1.2, "... and FAIL, once told unstable, at" },
+	{ "write_risk_warn", HD_WRITE_RISK_ALPHA * 100, "% chance that a healthy drive is told unstable (the sequential test's error rate)" },
+	{ "write_risk_pass", HD_WRITE_RISK_BETA * 100, "% chance that an unstable drive is told healthy" },
 	{ "write_p99_p50_warn", 2.0, "p99/p50 of write response at equal distances (median over distances): WARN at" },
 	{ "write_p99_p50_fail", 3.0, "... and FAIL at" },
 	{ "stall_warn_ms", 100, "a single small access slower than this (ms) is a stall: WARN" },
@@ -99,91 +103,148 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * Write response stability from response.tsv: at each distance the writes'
- * median; a write slower than it by more than a revolution went round once
- * more (a retry, a rewrite); and p99/p50 per distance.
- */
-static void rule_write_response(struct hd_verdict *v, const struct hd_df *df, double rev_ms, const char *rev_from)
+/* Pairs (dist, lat) sorted by distance, then latency, into sd and sl. */
+static void sort_pairs(const double *dist, const double *lat, size_t n, double *sd, double *sl)
 {
-	const struct hd_df_col *d = hd_df_col(df, "distance_bytes"), *lat = hd_df_col(df, "latency_ms");
-	const struct hd_df_col *op = hd_df_col(df, "op"), *cls = hd_df_col(df, "class");
-	double (*pairs)[2], *ratios, ratio = NAN;
-	size_t n = 0, slow = 0, nr = 0;
-	const char *sync = hd_df_meta(df, "sync_writes"), *wc = hd_df_meta(df, "write_cache");
-	enum hd_verdict_level l;
+	double (*pairs)[2] = malloc((n ? n : 1) * sizeof(*pairs));
 
-	if (!d || !lat || !op || !cls || op->type != HD_COL_STR || cls->type != HD_COL_STR) {
-		add(v, "write_response", HD_VERDICT_WARN, NAN, NAN, "write response not measured (response.tsv has no write columns)");
-		return;
+	for (size_t i = 0; pairs && i < n; i++) {
+		pairs[i][0] = dist[i];
+		pairs[i][1] = lat[i];
 	}
-	pairs = malloc((df->nrows + 1) * sizeof(*pairs));
-	ratios = malloc((df->nrows + 1) * sizeof(*ratios));
-	if (!pairs || !ratios) {
-		free(pairs);
-		free(ratios);
-		return;
+	if (pairs)
+		qsort(pairs, n, sizeof(*pairs), cmp_d);
+	for (size_t i = 0; i < n; i++) {
+		sd[i] = pairs ? pairs[i][0] : dist[i];
+		sl[i] = pairs ? pairs[i][1] : lat[i];
 	}
+	free(pairs);
+}
+
+/* The writes of response.tsv in file order (the order they were taken): |distance| and latency. */
+static size_t write_samples(const struct hd_df *df, double *dist, double *lat)
+{
+	const struct hd_df_col *d = hd_df_col(df, "distance_bytes"), *l = hd_df_col(df, "latency_ms");
+	const struct hd_df_col *op = hd_df_col(df, "op"), *cls = hd_df_col(df, "class");
+	size_t n = 0;
+
 	for (size_t i = 0; i < df->nrows; i++)
 		/* An unknown write's time may be another write's destaging, or come from a head not placed. */
 		if (strcmp(hd_df_str(op, i), "write") == 0 && strcmp(hd_df_str(cls, i), "error") != 0 &&
 		    strcmp(hd_df_str(cls, i), "unknown") != 0) {
-			pairs[n][0] = fabs(d->num[i]);
-			pairs[n][1] = lat->num[i];
-			n++;
+			dist[n] = fabs(d->num[i]);
+			lat[n++] = l->num[i];
 		}
+	return n;
+}
+
+/* The median over distances (of 5 samples or more) of p99/p50 of n writes sorted by distance; NAN without one. */
+static double spread_ratio(const double *dist, const double *lat, size_t n, size_t *groups)
+{
+	double *x = malloc((n ? n : 1) * sizeof(*x)), *ratios = malloc((n ? n : 1) * sizeof(*ratios)), r = NAN;
+
+	*groups = 0;
+	for (size_t a = 0, b; x && ratios && a < n; a = b) {
+		double med;
+
+		for (b = a; b < n && dist[b] == dist[a]; b++)
+			x[b - a] = lat[b];
+		hd_sort_doubles(x, b - a);
+		med = hd_percentile_sorted(x, b - a, 50);
+		if (b - a >= 5 && med > 0)
+			ratios[(*groups)++] = hd_percentile_sorted(x, b - a, 99) / med;
+	}
+	if (*groups) {
+		hd_sort_doubles(ratios, *groups);
+		r = hd_percentile_sorted(ratios, *groups, 50);
+	}
+	free(x);
+	free(ratios);
+	return r;
+}
+
+/*
+ * The slow-write decision: each write slower than its distance's p10 by
+ * more than 1.1 revolutions is slow; Wald's sequential test, fed the writes
+ * in the order they were taken, tells a healthy rate (write_slow_ok) from
+ * an unstable one (write_slow_warn) at the error rates of the rules, or
+ * cannot within the writes there are.
+ */
+static void rule_write_slow(struct hd_verdict *v, const double *dist, const double *lat, size_t n, double rev_ms,
+			    const char *rev_from)
+{
+	struct hd_write_test w = { rev_ms, rule("write_slow_ok") / 100, rule("write_slow_warn") / 100,
+				   rule("write_risk_warn") / 100, rule("write_risk_pass") / 100 };
+	double lo, hi, pct;
+	uint64_t k = 0;
+	struct hd_sprt t;
+	enum hd_verdict_level l;
+	char what[400];
+
+	if (hd_write_decide(&w, dist, lat, n, &t, &k)) {
+		add(v, "write_slow", HD_VERDICT_WARN, NAN, NAN, "write response: out of memory");
+		return;
+	}
+	pct = 100.0 * (double)k / (double)n;
+	hd_wilson(k, n, 1.959964, &lo, &hi);
+	snprintf(what, sizeof(what), "%.2f%% of writes (%" PRIu64 " of %zu; 95%% interval %.2f-%.2f%%) slower than "
+		 "their distance's p10 by more than 1.1 revolutions (%.3f ms, %s)", pct, k, n, lo * 100, hi * 100,
+		 rev_ms, rev_from);
+	if (t.decision == HD_SPRT_UNDECIDED) {
+		add(v, "write_slow", HD_VERDICT_WARN, pct, rule("write_slow_warn"),
+		    "write response undecided: %s; %zu writes cannot tell healthy (%.2f%% or less) from unstable "
+		    "(%.2f%% or more) at error rates %g%% and %g%%: measure more (response --write --sync --write-cap N)", what, n,
+		    rule("write_slow_ok"), rule("write_slow_warn"), rule("write_risk_warn"), rule("write_risk_pass"));
+		return;
+	}
+	l = t.decision == HD_SPRT_H0 ? HD_VERDICT_PASS : pct >= rule("write_slow_fail") ? HD_VERDICT_FAIL : HD_VERDICT_WARN;
+	add(v, "write_slow", l, pct, rule(l == HD_VERDICT_FAIL ? "write_slow_fail" : "write_slow_warn"),
+	    "write response %s: %s; %s (%.2f%% or %s) after %" PRIu64 " writes (sequential test, error rates %g%% and "
+	    "%g%%); FAIL at %.2f%%", l == HD_VERDICT_PASS ? "stable" : "unstable", what,
+	    l == HD_VERDICT_PASS ? "told healthy" : "told unstable",
+	    l == HD_VERDICT_PASS ? rule("write_slow_ok") : rule("write_slow_warn"), l == HD_VERDICT_PASS ? "less" : "more",
+	    t.decided_at, rule("write_risk_warn"), rule("write_risk_pass"), rule("write_slow_fail"));
+}
+
+/* Write response stability from response.tsv: the slow writes, and p99/p50 per distance. */
+static void rule_write_response(struct hd_verdict *v, const struct hd_df *df, double rev_ms, const char *rev_from)
+{
+	const struct hd_df_col *d = hd_df_col(df, "distance_bytes"), *lat = hd_df_col(df, "latency_ms");
+	const struct hd_df_col *op = hd_df_col(df, "op"), *cls = hd_df_col(df, "class");
+	double *dist, *ms, *sd, *sl, ratio;
+	size_t n, nr;
+
+	if (!d || !lat || !op || !cls || op->type != HD_COL_STR || cls->type != HD_COL_STR || d->type != HD_COL_NUM ||
+	    lat->type != HD_COL_NUM) {
+		add(v, "write_response", HD_VERDICT_WARN, NAN, NAN, "write response not measured (response.tsv has no write columns)");
+		return;
+	}
+	dist = malloc((df->nrows + 1) * sizeof(*dist));
+	ms = malloc((df->nrows + 1) * sizeof(*ms));
+	sd = malloc((df->nrows + 1) * sizeof(*sd));
+	sl = malloc((df->nrows + 1) * sizeof(*sl));
+	if (!dist || !ms || !sd || !sl)
+		goto out;
+	n = write_samples(df, dist, ms);
 	if ((double)n < rule("min_write_samples")) {
 		add(v, "write_response", HD_VERDICT_WARN, (double)n, rule("min_write_samples"),
 		    "write response not measured%s (%zu write samples; profile with --write)", n ? " enough" : "", n);
-		free(pairs);
-		free(ratios);
-		return;
+		goto out;
 	}
-	/* Sorted by distance, then latency: each distance's writes are a run. */
-	qsort(pairs, n, sizeof(*pairs), cmp_d);
-	for (size_t a = 0; a < n;) {
-		size_t b = a;
-		double *x, med;
-
-		while (b < n && pairs[b][0] == pairs[a][0])
-			b++;
-		x = malloc((b - a) * sizeof(*x));
-		if (x) {
-			for (size_t k = a; k < b; k++)
-				x[k - a] = pairs[k][1];
-			hd_sort_doubles(x, b - a);
-			med = hd_percentile_sorted(x, b - a, 50);
-			for (size_t k = 0; k < b - a; k++)
-				slow += x[k] > med + rev_ms;
-			if (b - a >= 5 && med > 0)
-				ratios[nr++] = hd_percentile_sorted(x, b - a, 99) / med;
-			free(x);
-		}
-		a = b;
-	}
+	rule_write_slow(v, dist, ms, n, rev_ms, rev_from);
+	sort_pairs(dist, ms, n, sd, sl);
+	ratio = spread_ratio(sd, sl, n, &nr);
 	if (nr) {
-		hd_sort_doubles(ratios, nr);
-		ratio = hd_percentile_sorted(ratios, nr, 50);
-	}
-	l = grade(100.0 * (double)slow / (double)n, "write_slow_warn", "write_slow_fail");
-	add(v, "write_slow", l, 100.0 * (double)slow / (double)n, rule(l == HD_VERDICT_FAIL ? "write_slow_fail" : "write_slow_warn"),
-	    "write response %s: %.2f%% of writes (%zu of %zu) slower than their distance's median by more than a "
-	    "revolution (%.3f ms, %s); limits %.2f%% warn, %.2f%% fail",
-	    l == HD_VERDICT_PASS ? "stable" : "unstable", 100.0 * (double)slow / (double)n, slow, n, rev_ms, rev_from,
-	    rule("write_slow_warn"), rule("write_slow_fail"));
-	if (nr) {
-		l = grade(ratio, "write_p99_p50_warn", "write_p99_p50_fail");
+		enum hd_verdict_level l = grade(ratio, "write_p99_p50_warn", "write_p99_p50_fail");
 		add(v, "write_p99_p50", l, ratio, rule(l == HD_VERDICT_FAIL ? "write_p99_p50_fail" : "write_p99_p50_warn"),
 		    "write response spread: p99/p50 %.2f at equal distances (median over %zu distances); limits %.2f "
 		    "warn, %.2f fail", ratio, nr, rule("write_p99_p50_warn"), rule("write_p99_p50_fail"));
 	}
-	/* Writes the cache took say little about the mechanics. */
-	if ((!sync || strcmp(sync, "yes") != 0) && (!wc || strcmp(wc, "off") != 0))
-		add(v, "write_response", HD_VERDICT_WARN, NAN, NAN,
-		    "write response was measured through the drive's write cache (sync_writes: %s, write_cache: %s): "
-		    "instability may hide behind it; measure with --sync", sync ? sync : "unknown", wc ? wc : "unknown");
-	free(pairs);
-	free(ratios);
+out:
+	free(dist);
+	free(ms);
+	free(sd);
+	free(sl);
 }
 
 /* The slowest single access of the small-block, one-at-a-time probes. */
@@ -353,6 +414,30 @@ void hd_verdict_input_free(struct hd_verdict_input *in)
 	in->summary = NULL;
 }
 
+/* The width of the rotational band of response.tsv's media reads (hd_cmp_band_rev); NAN without it. */
+static double read_band(const struct hd_df *df)
+{
+	const struct hd_df_col *d = hd_df_col(df, "distance_bytes"), *lat = hd_df_col(df, "latency_ms");
+	const struct hd_df_col *op = hd_df_col(df, "op"), *cls = hd_df_col(df, "class");
+	double *x, *y, band = NAN;
+	size_t n = 0;
+
+	if (!d || !lat || !op || !cls || d->type != HD_COL_NUM || lat->type != HD_COL_NUM)
+		return NAN;
+	x = malloc((df->nrows + 1) * sizeof(*x));
+	y = malloc((df->nrows + 1) * sizeof(*y));
+	for (size_t i = 0; x && y && i < df->nrows; i++)
+		if (strcmp(hd_df_str(op, i), "read") == 0 && strcmp(hd_df_str(cls, i), "media") == 0 && d->num[i] != 0) {
+			x[n] = fabs(d->num[i]);
+			y[n++] = lat->num[i];
+		}
+	if (x && y)
+		band = hd_cmp_band_rev(x, y, n, 8);
+	free(x);
+	free(y);
+	return band;
+}
+
 /* The revolution: as fitted, else as the drive says, else assumed; *from says which. */
 static double revolution(const struct hd_verdict_input *in, const char **from)
 {
@@ -374,6 +459,54 @@ static double revolution(const struct hd_verdict_input *in, const char **from)
 	return 60000.0 / 7200;
 }
 
+/* Does any media row of df have op? */
+static int has_writes(const struct hd_df *df)
+{
+	const struct hd_df_col *op = hd_df_col(df, "op");
+
+	for (size_t i = 0; op && op->type == HD_COL_STR && i < df->nrows; i++)
+		if (strcmp(hd_df_str(op, i), "write") == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Why the write response cannot be judged, into why (empty when it can):
+ * writes the drive's cache took say nothing of the mechanics, and a target
+ * that does not rotate has no revolution to be slow by.
+ */
+static void cannot_judge(const struct hd_verdict_input *in, int rev_known, char *why, size_t len)
+{
+	const struct hd_df *r = in->df[HD_PF_RESPONSE];
+	const char *sync = r ? hd_df_meta(r, "sync_writes") : NULL, *wc = r ? hd_df_meta(r, "write_cache") : NULL;
+
+	why[0] = '\0';
+	for (size_t i = 0; i < HD_PF_COUNT; i++) {
+		const char *rot = in->df[i] ? hd_df_meta(in->df[i], "rotational") : NULL;
+		if (rot && strcmp(rot, "no") == 0) {
+			snprintf(why, len, "the target does not rotate (%s says rotational: no): write stability is "
+				 "judged by revolutions", in->df[i]->path);
+			return;
+		}
+	}
+	if (!r || !has_writes(r))
+		return;
+	if ((!sync || strcmp(sync, "yes") != 0) && (!wc || strcmp(wc, "off") != 0)) {
+		snprintf(why, len, "the writes of %s went through the drive's write cache (sync_writes: %s, write_cache: "
+			 "%s), which hides what the mechanics do; profile with --write, whose response writes use --sync",
+			 r->path, sync ? sync : "unknown", wc ? wc : "unknown");
+		return;
+	}
+	if (!rev_known) {
+		double band = read_band(r);
+
+		if (!(band >= 1.0))
+			snprintf(why, len, "no rotation found: the response reads of %s spread over %.3f ms, less than "
+				 "the revolution of any spinning disk (1 ms at least), and neither a fit nor the drive "
+				 "gives one", r->path, band);
+	}
+}
+
 void hd_verdict_judge(const struct hd_verdict_input *in, const struct hd_verdict_smart *sm, const char *smart_from,
 		      struct hd_verdict *v)
 {
@@ -381,7 +514,10 @@ void hd_verdict_judge(const struct hd_verdict_input *in, const struct hd_verdict
 	double rev_ms = revolution(in, &rev_from);
 
 	memset(v, 0, sizeof(*v));
-	if (in->df[HD_PF_RESPONSE])
+	cannot_judge(in, strcmp(rev_from, "nominal 7200 rpm, assumed") != 0, v->cannot, sizeof(v->cannot));
+	if (v->cannot[0])
+		add(v, "write_response", HD_VERDICT_INFO, NAN, NAN, "write response not judged: %s", v->cannot);
+	else if (in->df[HD_PF_RESPONSE])
 		rule_write_response(v, in->df[HD_PF_RESPONSE], rev_ms, rev_from);
 	else
 		add(v, "write_response", HD_VERDICT_WARN, NAN, NAN,

@@ -59,6 +59,11 @@ static const struct hd_cmdspec compare_spec = {
 		 "\n",
 	.opts = compare_options,
 	.outro = "\n"
+		 "A drive is called faster in a distance bin when the difference is at least\n"
+		 "--min-diff and Holm's correction over every bin of the section rejects \"no\n"
+		 "difference\" at a family-wise error rate of 0.1%; every finding comes with its\n"
+		 "95% interval, every undecided range with the largest difference it leaves open.\n"
+		 "\n"
 		 "Exit codes: 0 ok, 1 usage, 2 setup (a directory unreadable, nothing in\n"
 		 "common), 3 runtime (a chart could not be drawn).\n",
 };

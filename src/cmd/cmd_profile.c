@@ -80,6 +80,8 @@ static void fill_response(void *vo, int quick)
 		o->points = 40;
 		o->reps = 10;
 	}
+	/* Writes go on, up to four times the plan's, until write stability is decided. */
+	o->write_cap = 4 * o->points * o->reps;
 }
 
 static void fill_media(void *vo, int quick)
@@ -357,6 +359,11 @@ static const struct hd_cmdspec profile_spec = {
 		 "\n",
 	.opts = profile_options,
 	.outro = "\n"
+		 "With --write the response writes go on in rounds, up to four times the\n"
+		 "plan's (4800; 1600 with --quick), until the sequential write-stability test\n"
+		 "tells a healthy drive from an unstable one (response --write-cap); the\n"
+		 "header line write_decision of response.tsv says how it ended.\n"
+		 "\n"
 		 "DEVICE is a block device, a regular file or sim:NAME (default " HD_DEFAULT_TARGET ").\n"
 		 "Exit codes: 0 ok, 1 usage, 2 setup (cannot open, refused), 3 a probe failed\n"
 		 "at run time, 128 + signal when interrupted by HUP, INT, QUIT or TERM (129,\n"

@@ -2,8 +2,9 @@
  * hddscope verdict: PASS, WARN or FAIL for deployment, from a profile
  * directory's data files (never the device) and the drive's SMART data.
  * The rules and the decision are in verdict.c; this file reads the
- * options and rules files, prints the verdict and stores it in
- * summary.json.
+ * options and rules files, checks that saved SMART data is the profiled
+ * drive's, and prints the verdict.  It writes nothing: the profile's
+ * files are its data, never the verdict's.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -118,8 +119,52 @@ static int load_rules(const char *path)
 	return rc ? -1 : 0;
 }
 
-/* SMART health from saved data (--smart-blob); 0, or -1 (printed). */
-static int smart_from_blob(const char *path, struct hd_verdict_smart *sm)
+/* The profile's identity field key (model, serial): summary.json's, else a data file's header; NULL if unknown. */
+static const char *profile_id(const struct hd_verdict_input *in, const char *key)
+{
+	char path[64];
+	const char *v;
+
+	snprintf(path, sizeof(path), "device.identity.%s", key);
+	v = hd_jv_str(in->summary, path);
+	for (size_t i = 0; !v && i < HD_PF_COUNT; i++)
+		v = in->df[i] ? hd_df_meta(in->df[i], key) : NULL;
+	return v && *v && strcmp(v, "unknown") != 0 ? v : NULL;
+}
+
+/*
+ * Is the saved SMART data the profiled drive's?  Its model must be the
+ * profile's, and its serial too where both have one; a profile that names
+ * no model cannot be matched.  0, or -1 (printed).
+ */
+static int blob_matches(const char *path, const char *dir, const struct hd_identity *id,
+			const struct hd_verdict_input *in)
+{
+	const char *model = profile_id(in, "model"), *serial = profile_id(in, "serial");
+	char qm[200], qs[100], qp[200], qps[100];
+
+	hd_quote(qm, sizeof(qm), id->model);
+	hd_quote(qs, sizeof(qs), id->serial);
+	if (!model) {
+		hd_err("%s: refused: the profile %s names no drive model, so its SMART data cannot be matched", path, dir);
+		return -1;
+	}
+	hd_quote(qp, sizeof(qp), model);
+	if (strcmp(model, id->model) != 0) {
+		hd_err("%s: refused: SMART data of model '%s', the profile %s is of '%s'", path, qm, dir, qp);
+		return -1;
+	}
+	if (serial && id->serial[0] && strcmp(id->serial, "unknown") != 0 && strcmp(serial, id->serial) != 0) {
+		hd_quote(qps, sizeof(qps), serial);
+		hd_err("%s: refused: SMART data of serial '%s', the profile %s is of serial '%s'", path, qs, dir, qps);
+		return -1;
+	}
+	return 0;
+}
+
+/* SMART health from saved data (--smart-blob) of the profiled drive; 0, or -1 (printed). */
+static int smart_from_blob(const char *path, const char *dir, const struct hd_verdict_input *in,
+			   struct hd_verdict_smart *sm)
 {
 	struct hd_identity id;
 	char err[600];
@@ -127,6 +172,10 @@ static int smart_from_blob(const char *path, struct hd_verdict_smart *sm)
 	hd_identity_init(&id);
 	if (hd_identity_from_blob_file(path, &id, err, sizeof(err))) {
 		hd_err("%s", err);
+		hd_identity_free(&id);
+		return -1;
+	}
+	if (blob_matches(path, dir, &id, in)) {
 		hd_identity_free(&id);
 		return -1;
 	}
@@ -144,7 +193,10 @@ static int smart_from_blob(const char *path, struct hd_verdict_smart *sm)
 
 static void print_text(const struct hd_verdict *v)
 {
-	printf("verdict: %s\n", hd_verdict_level_name(v->overall));
+	if (v->cannot[0])
+		printf("cannot judge: %s\n", v->cannot);
+	else
+		printf("verdict: %s\n", hd_verdict_level_name(v->overall));
 	for (size_t i = 0; i < v->n; i++)
 		printf("%-5s %s\n", hd_verdict_level_name(v->r[i].level), v->r[i].text);
 }
@@ -155,7 +207,8 @@ static void print_json(const char *dir, const struct hd_verdict *v)
 
 	hd_json_init(&j, stdout, 1);
 	hd_json_obj(&j, NULL);
-	hd_json_str(&j, "verdict", hd_verdict_level_name(v->overall));
+	hd_json_str(&j, "verdict", v->cannot[0] ? "CANNOT_JUDGE" : hd_verdict_level_name(v->overall));
+	hd_json_str(&j, "cannot_judge", v->cannot[0] ? v->cannot : NULL);
 	hd_json_str(&j, "directory", dir);
 	hd_json_arr(&j, "reasons");
 	for (size_t i = 0; i < v->n; i++) {
@@ -175,40 +228,6 @@ static void print_json(const char *dir, const struct hd_verdict *v)
 	hd_json_end(&j);
 }
 
-/* The verdict into dir/summary.json (sum, its document) as "verdict"; a failure is only warned of. */
-static void store_verdict(const char *dir, struct hd_jv *sum, const struct hd_verdict *v)
-{
-	struct hd_jv *o = hd_jv_new(HD_JV_OBJ), *arr = hd_jv_new(HD_JV_ARR);
-	int bad = !o || !arr || hd_jv_set(o, "result", hd_jv_new_str(hd_verdict_level_name(v->overall)));
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	for (size_t i = 0; !bad && i < v->n; i++) {
-		char line[700];
-		struct hd_jv *t;
-
-		snprintf(line, sizeof(line), "%s %s", hd_verdict_level_name(v->r[i].level), v->r[i].text);
-		t = hd_jv_new_str(line);
-		if (!t || hd_jv_append(arr, t)) {
-			hd_jv_free(t);
-			bad = 1;
-		}
-	}
-	/* hd_jv_set takes its value, on failure too. */
-	if (!bad) {
-		bad = hd_jv_set(o, "reasons", arr);
-		arr = NULL;
-	}
-	if (!bad) {
-		bad = hd_jv_set(sum, "verdict", o);
-		o = NULL;
-	}
-	if (bad || hd_jv_save(path, sum))
-		hd_warn("could not store the verdict in %s", path);
-	hd_jv_free(o);
-	hd_jv_free(arr);
-}
-
 /* The rules and how a verdict is given, after the options in the help. */
 static void verdict_rules_help(FILE *f)
 {
@@ -219,9 +238,19 @@ static void verdict_rules_help(FILE *f)
 "A SMART overall assessment other than GOOD fails.  Write response needs\n"
 "response.tsv with writes (profile --write, which takes them with --sync);\n"
 "without it the verdict is at best WARN: \"write response not measured\".\n"
+"A write is slow when it is slower than its distance's p10 by more than\n"
+"1.1 revolutions (it went round once more).  Wald's sequential test, fed the\n"
+"writes in the order they were taken, tells healthy (write_slow_ok or less)\n"
+"from unstable (write_slow_warn or more) at the error rates write_risk_warn\n"
+"and write_risk_pass; the slow-write rate comes with its 95%% (Wilson)\n"
+"interval.  Where the writes cannot tell them apart the verdict is WARN,\n"
+"\"undecided\".  Writes the drive's cache took, or a target that does not\n"
+"rotate, cannot show write stability: \"cannot judge: REASON\", exit 6.\n"
+"--smart-blob data of another model or serial than the profile's is refused.\n"
 "\n"
-"The verdict is also stored in DIR/summary.json as \"verdict\".\n"
-"Exit codes: 0 PASS, 4 WARN, 5 FAIL; 1 usage, 2 unreadable directory, data or rules file.\n");
+"The verdict writes nothing; the profile directory is left as it is.\n"
+"Exit codes: 0 PASS, 4 WARN, 5 FAIL, 6 cannot judge; 1 usage, 2 unreadable\n"
+"directory, data or rules file, or --smart-blob of another drive.\n");
 }
 
 struct verdict_opts {
@@ -296,7 +325,7 @@ int hd_cmd_verdict(int argc, char **argv)
 		return HD_EXIT_SETUP;
 	}
 	if (blob) {
-		if (smart_from_blob(blob, &sm)) {
+		if (smart_from_blob(blob, dir, &in, &sm)) {
 			hd_verdict_input_free(&in);
 			return HD_EXIT_SETUP;
 		}
@@ -310,10 +339,9 @@ int hd_cmd_verdict(int argc, char **argv)
 		print_json(dir, &v);
 	else
 		print_text(&v);
-	/* Keep it with the profile. */
-	if (in.summary)
-		store_verdict(dir, in.summary, &v);
 	ex = v.overall == HD_VERDICT_FAIL ? HD_EXIT_FAIL : v.overall == HD_VERDICT_WARN ? HD_EXIT_WARN : HD_EXIT_OK;
+	if (v.cannot[0])
+		ex = HD_EXIT_CANNOT_JUDGE;
 	hd_verdict_input_free(&in);
 	return ex;
 }

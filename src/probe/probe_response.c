@@ -4,7 +4,9 @@
  * device, each measured --reps times from random starting points in both
  * directions, reads and (with --write) data-preserving writes, in random
  * order.  The spread at each distance is what tells a steady drive from an
- * unsteady one.
+ * unsteady one.  With --write-cap, rounds of writes follow the plan while
+ * the sequential write-stability test (stats.h) cannot yet tell healthy
+ * from unstable, up to the cap.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +20,7 @@
 #include "hddscope/msg.h"
 #include "hddscope/probes.h"
 #include "hddscope/session.h"
+#include "hddscope/stats.h"
 
 #define O(member) offsetof(struct hd_response_opts, member)
 
@@ -27,6 +30,9 @@ static const struct hd_option response_options[] = {
 	{ .name = "reps", .kind = HD_OPT_COUNT, .arg = "N", .off = O(reps), .def = "25", .lo = 1, .hi = 100000,
 	  .help = "samples per distance, split between the directions" },
 	HD_BLOCK_OPTION("block", struct hd_response_opts, block, "4k", "bytes per access"),
+	{ .name = "write-cap", .kind = HD_OPT_COUNT, .arg = "N", .off = O(write_cap), .def = "0", .hi = 10000000,
+	  .help = "with --write: rounds of writes after the plan until write\n"
+		  "stability is decided, up to N writes in all; 0: the plan's only" },
 	{ .kind = HD_OPT_END },
 };
 
@@ -103,6 +109,124 @@ static uint64_t *resp_grid(uint64_t n, uint64_t maxunits, uint64_t al)
 	return g;
 }
 
+/* The writes taken so far, in order: |distance| and latency (ms), media and cache rows only. */
+struct resp_writes {
+	double *dist, *lat;
+	size_t n, cap;
+};
+
+/* Keep the last row when it is a write the stability test counts; -ENOMEM. */
+static int resp_keep(struct resp_writes *w, const struct hd_session *s, const struct resp_aim *a)
+{
+	if (a->op != HD_OP_WRITE || (s->last_cls != HD_CLASS_MEDIA && s->last_cls != HD_CLASS_CACHE))
+		return 0;
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 1024;
+		double *d = realloc(w->dist, cap * sizeof(*d)), *l;
+
+		if (!d)
+			return -ENOMEM;
+		w->dist = d;
+		l = realloc(w->lat, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		w->lat = l;
+		w->cap = cap;
+	}
+	w->dist[w->n] = (double)a->dist;
+	w->lat[w->n++] = (double)s->last_lat_ns / 1e6;
+	return 0;
+}
+
+/* One timed sample of task t; 1 when the run must stop. */
+static int resp_sample(struct hd_session *s, const struct hd_response_opts *o, const uint64_t *grid,
+		       const struct resp_task *t, void *buf, void *wbuf, struct resp_writes *w)
+{
+	struct resp_aim a = { grid[t->point], o->block, s->dev->size, t->sign, (enum hd_op)t->op, wbuf };
+	/*
+	 * A write's target was read just before its reference, and at a
+	 * tiny distance behind, what the drive read ahead from it holds
+	 * the reference: a new reference would fare no better.  A longer
+	 * read from further back puts the head there, and what it leaves
+	 * in the read cache is nothing to a write.  A read keeps to new
+	 * references: its target must not be in the cache.
+	 */
+	struct hd_aim aim = { resp_pick, resp_before, &a, a.op == HD_OP_WRITE ? (uint64_t)4 << 20 : 0 };
+
+	/* The row gives the start (the reference): response charts run from it. */
+	if (hd_session_aimed(s, &aim, a.op, t->sign * (int64_t)a.dist, buf, wbuf, o->block, 1))
+		return 1;
+	if (resp_keep(w, s, &a)) {
+		s->fatal = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Shuffle n tasks with the plan's generator, so that drift cannot pose as shape. */
+static void resp_shuffle(struct hd_session *s, struct resp_task *tasks, uint64_t n)
+{
+	for (uint64_t t = n ? n - 1 : 0; t > 0; t--) {
+		uint64_t j = hd_rng_below(&s->run.rng, t + 1);
+		struct resp_task tmp = tasks[t];
+		tasks[t] = tasks[j];
+		tasks[j] = tmp;
+	}
+}
+
+/* The decision on the writes so far, as the header gives it. */
+static int resp_decide(const struct hd_write_test *wt, const struct resp_writes *w, struct hd_sprt *t)
+{
+	uint64_t slow;
+
+	return hd_write_decide(wt, w->dist, w->lat, w->n, t, &slow);
+}
+
+/*
+ * After the plan: rounds of writes (every distance, reps each, both
+ * directions alike, shuffled) while the test is undecided, up to
+ * o->write_cap writes in all; the header says how it ended.  *done counts
+ * the samples taken; 1 when the run stopped early.
+ */
+static int resp_extend(struct hd_session *s, const struct hd_response_opts *o, const uint64_t *grid, void *buf,
+		       void *wbuf, struct resp_writes *w, uint64_t *done)
+{
+	struct hd_write_test wt = { (double)s->phase_rev_ns / 1e6, HD_WRITE_SLOW_OK, HD_WRITE_SLOW_UNSTABLE,
+				    HD_WRITE_RISK_ALPHA, HD_WRITE_RISK_BETA };
+	uint64_t round = o->points * o->reps, writes = w->n;
+	struct resp_task *tasks = calloc(round, sizeof(*tasks));
+	struct hd_sprt t;
+	int stop = 0;
+
+	if (!tasks || resp_decide(&wt, w, &t)) {
+		free(tasks);
+		return 0;
+	}
+	while (t.decision == HD_SPRT_UNDECIDED && writes < o->write_cap && !stop) {
+		for (uint64_t p = 0, k = 0; p < o->points; p++)
+			for (uint64_t r = 0; r < o->reps; r++, k++)
+				tasks[k] = (struct resp_task){ (uint32_t)p, (int8_t)((r & 1) ? -1 : 1), HD_OP_WRITE };
+		resp_shuffle(s, tasks, round);
+		s->run.total += round < o->write_cap - writes ? round : o->write_cap - writes;
+		for (uint64_t k = 0; k < round && writes < o->write_cap && !stop; k++, writes++) {
+			stop = hd_session_stop(s) || resp_sample(s, o, grid, &tasks[k], buf, wbuf, w);
+			*done += !stop;
+			hd_run_progress(&s->run, *done, s->run.total);
+		}
+		if (resp_decide(&wt, w, &t))
+			break;
+	}
+	free(tasks);
+	if (t.decision == HD_SPRT_UNDECIDED)
+		hd_dfw_meta(s->w, "write_decision", "undecided after %zu writes (cap %llu)", w->n,
+			    (unsigned long long)o->write_cap);
+	else
+		hd_dfw_meta(s->w, "write_decision", "%s after %llu of %zu writes (cap %llu)",
+			    t.decision == HD_SPRT_H0 ? "healthy" : "unstable", (unsigned long long)t.decided_at, w->n,
+			    (unsigned long long)o->write_cap);
+	return stop;
+}
+
 static int response_run(void *vo)
 {
 	struct hd_response_opts o = *(const struct hd_response_opts *)vo;
@@ -111,7 +235,9 @@ static int response_run(void *vo)
 	struct resp_task *tasks = NULL;
 	uint64_t *grid = NULL, ntasks, i = 0, al;
 	void *buf = NULL, *wbuf = NULL;
-	int ex, nops;
+	struct resp_writes w = { 0 };
+	char cap[48];
+	int ex, nops, ran;
 
 	ex = hd_session_begin(&s, "response", &o.c, o.c.write_ok, "response.tsv");
 	if (ex)
@@ -131,6 +257,7 @@ static int response_run(void *vo)
 		return HD_EXIT_SETUP;
 	}
 	nops = o.c.write_ok ? 2 : 1;
+	snprintf(cap, sizeof(cap), " write_cap=%llu", (unsigned long long)o.write_cap);
 	ntasks = o.points * o.reps * (uint64_t)nops;
 	grid = resp_grid(o.points, (d->size - o.block) / al, al);
 	tasks = calloc(ntasks, sizeof(*tasks));
@@ -147,15 +274,10 @@ static int response_run(void *vo)
 		for (uint64_t r = 0; r < o.reps; r++)
 			for (int op = 0; op < nops; op++, t++)
 				tasks[t] = (struct resp_task){ (uint32_t)p, (int8_t)((r & 1) ? -1 : 1), (uint8_t)op };
-	for (uint64_t t = ntasks - 1; t > 0; t--) {
-		uint64_t j = hd_rng_below(&s.run.rng, t + 1);
-		struct resp_task tmp = tasks[t];
-		tasks[t] = tasks[j];
-		tasks[j] = tmp;
-	}
-	hd_dfw_meta(s.w, "params", "points=%llu reps=%llu block=%llu ops=%s seed=%llu",
+	resp_shuffle(&s, tasks, ntasks);
+	hd_dfw_meta(s.w, "params", "points=%llu reps=%llu block=%llu ops=%s seed=%llu%s",
 		    (unsigned long long)o.points, (unsigned long long)o.reps, (unsigned long long)o.block,
-		    o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed);
+		    o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed, o.write_cap && o.c.write_ok ? cap : "");
 	hd_dfw_meta(s.w, "distance_min_bytes", "%llu", (unsigned long long)grid[0]);
 	hd_dfw_meta(s.w, "distance_max_bytes", "%llu", (unsigned long long)grid[o.points - 1]);
 	s.run.total = ntasks;
@@ -170,29 +292,22 @@ static int response_run(void *vo)
 		hd_session_calibrate_writes(&s, wbuf, o.block);
 
 	for (i = 0; i < ntasks && !hd_session_stop(&s); i++) {
-		const struct resp_task *t = &tasks[i];
-		struct resp_aim a = { grid[t->point], o.block, d->size, t->sign, (enum hd_op)t->op, wbuf };
-		/*
-		 * A write's target was read just before its reference, and at a
-		 * tiny distance behind, what the drive read ahead from it holds
-		 * the reference: a new reference would fare no better.  A longer
-		 * read from further back puts the head there, and what it leaves
-		 * in the read cache is nothing to a write.  A read keeps to new
-		 * references: its target must not be in the cache.
-		 */
-		struct hd_aim aim = { resp_pick, resp_before, &a, a.op == HD_OP_WRITE ? (uint64_t)4 << 20 : 0 };
-
-		/* The row gives the start (the reference): response charts run from it. */
-		if (hd_session_aimed(&s, &aim, a.op, t->sign * (int64_t)a.dist, buf, wbuf, o.block, 1))
+		if (resp_sample(&s, &o, grid, &tasks[i], buf, wbuf, &w))
 			break;
 		hd_run_progress(&s.run, i + 1, ntasks);
 	}
-	ex = hd_session_end(&s, "distance_bytes start_bytes latency_ms op class delay_ms", i == ntasks);
+	ran = i == ntasks;
+	/* A run whose revolution is unknown has nothing to count slow writes by. */
+	if (ran && o.c.write_ok && o.write_cap && s.phase_rev_ns > 0 && s.phase_rev_ns != HD_PHASE_REV_UNKNOWN_NS)
+		ran = !resp_extend(&s, &o, grid, buf, wbuf, &w, &i);
+	ex = hd_session_end(&s, "distance_bytes start_bytes latency_ms op class delay_ms", ran);
 out:
 	free(grid);
 	free(tasks);
 	hd_buf_free(buf, o.block);
 	hd_buf_free(wbuf, o.block);
+	free(w.dist);
+	free(w.lat);
 	return ex;
 }
 

@@ -297,6 +297,8 @@ int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op 
 		s->nmedia--;
 		s->nunknown++;
 	}
+	s->last_lat_ns = lat;
+	s->last_cls = cls;
 	fprintf(s->rows, "%" PRId64 "\t%" PRIu64 "\t", dist, row_has_ref ? ref : target);
 	hd_put_ms(s->rows, lat);
 	fprintf(s->rows, "\t%s\t%s\t", hd_op_name(row_op), hd_class_name(cls));

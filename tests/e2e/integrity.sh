@@ -93,7 +93,7 @@ series() {
 				[ $frc = 0 ] || [ $frc = 2 ] && ! grep -q 'FILE\|malformed' "$err" || { cat "$err" >&2; fail "INT at $at ms: fit exit $frc"; }
 				"$HDDSCOPE" verdict "$d" >/dev/null 2>"$err"
 				vrc=$?
-				case $vrc in 0 | 4 | 5) ;; *) cat "$err" >&2; fail "INT at $at ms: verdict exit $vrc" ;; esac
+				case $vrc in 0 | 4 | 5 | 6) ;; *) cat "$err" >&2; fail "INT at $at ms: verdict exit $vrc" ;; esac
 			fi
 		fi
 	done

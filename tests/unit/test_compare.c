@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "hddscope/compare.h"
+#include "hddscope/stats.h"
 #include "hddscope/util.h"
 #include "testutil.h"
 
@@ -82,8 +83,10 @@ START_TEST(identical_drives)
 	compare_drives(7, 1, 0.4, 1, 0.4, 0, &c);
 	for (size_t i = 0; i < c.nbins; i++)
 		called += c.bins[i].winner != 0;
-	/* At 90% confidence, two in a row leaning the same way by chance are rare. */
-	ck_assert_msg(called <= c.nbins / 10, "%zu of %zu bins called", called, c.nbins);
+	/* Holm at a family-wise 0.001: a drive against itself gets no bin called. */
+	ck_assert_msg(called == 0, "%zu of %zu bins called", called, c.nbins);
+	for (size_t i = 0; i < c.nranges; i++)
+		ck_assert(c.ranges[i].bound_pct > 0 && c.ranges[i].bound_pct < 30);
 	hd_cmp_curve_free(&c);
 }
 END_TEST
@@ -117,6 +120,7 @@ START_TEST(steadier_drive)
 	struct hd_cmp_spread a, b;
 	struct hd_rng r;
 	const char *why;
+	double p, diff, lo, hi;
 
 	hd_rng_seed(&r, 3);
 	grid(&r, 0, da, la);
@@ -127,10 +131,16 @@ START_TEST(steadier_drive)
 	ck_assert_uint_eq(a.outliers, 0);
 	/* A retry lands beyond median + R when its rotational wait exceeds half a turn. */
 	ck_assert_msg(b.rate > 0.012 && b.rate < 0.04, "rate %g", b.rate);
-	ck_assert_int_eq(hd_cmp_steadier(&a, &b, &why), 'A');
+	p = hd_cmp_spread_p(&a, &b, 1.96, &diff, &lo, &hi);
+	ck_assert_msg(p < 1e-4, "p %g", p);
+	ck_assert_double_eq_tol(diff, b.rate, 1e-12);
+	ck_assert(lo > 0 && lo < diff && hi > diff);
+	ck_assert_int_eq(hd_cmp_steadier(&a, &b, 1, &why), 'A');
 	ck_assert_str_eq(why, "outliers");
-	ck_assert_int_eq(hd_cmp_steadier(&b, &a, &why), 'B');
-	ck_assert_int_eq(hd_cmp_steadier(&a, &a, &why), 0);
+	ck_assert_int_eq(hd_cmp_steadier(&b, &a, 1, &why), 'B');
+	ck_assert_int_eq(hd_cmp_steadier(&a, &b, 0, &why), 0);
+	ck_assert_double_eq(hd_cmp_spread_p(&a, &a, 1.96, &diff, &lo, &hi), 1);
+	ck_assert_int_eq(hd_cmp_steadier(&a, &a, 1, &why), 0);
 	ck_assert_str_eq(why, "none");
 	ck_assert_int_eq(hd_cmp_spread(da, la, 3, REV, 5, &a), -ENODATA);
 }
@@ -150,9 +160,82 @@ START_TEST(band_width_is_the_revolution)
 }
 END_TEST
 
+/* Holm's step-down against a worked case: p sorted 0.001 0.01 0.02 0.04 at alpha 0.05. */
+START_TEST(holm_steps_down)
+{
+	double p[5] = { 0.04, 0.001, 0.02, 0.01, NAN };
+	unsigned char rej[5];
+
+	ck_assert_int_eq(hd_holm(p, 5, 0.05, rej), 0);
+	/* 0.001 <= 0.05/5, 0.01 <= 0.05/4, 0.02 > 0.05/3: stops there. */
+	ck_assert(rej[1] && rej[3] && !rej[2] && !rej[0] && !rej[4]);
+	ck_assert_int_eq(hd_holm(p, 4, 0.10, rej), 0);
+	/* 0.001, 0.01 <= 0.1/3, 0.02 <= 0.1/2, 0.04 <= 0.1. */
+	ck_assert(rej[0] && rej[1] && rej[2] && rej[3]);
+}
+END_TEST
+
+/* The t and normal p-values against tabulated quantiles. */
+START_TEST(p_values)
+{
+	ck_assert_double_eq_tol(hd_norm_p2(1.959964), 0.05, 1e-6);
+	ck_assert_double_eq_tol(hd_t_p2(2.228139, 10), 0.05, 1e-6);
+	ck_assert_double_eq_tol(hd_t_p2(-12.7062, 1), 0.05, 1e-5);
+	ck_assert_double_eq_tol(hd_t_p2(0, 5), 1, 1e-12);
+	ck_assert_double_eq_tol(hd_cmp_z(0.95), 1.959964, 1e-5);
+	ck_assert_double_eq(hd_t_p2(NAN, 5), 1);
+}
+END_TEST
+
+/* Wilson's interval of 5 in 100 at 95%: 0.0215 to 0.1118 (Newcombe 1998). */
+START_TEST(wilson_interval)
+{
+	double lo, hi;
+
+	hd_wilson(5, 100, 1.959964, &lo, &hi);
+	ck_assert_double_eq_tol(lo, 0.02154, 1e-4);
+	ck_assert_double_eq_tol(hi, 0.11175, 1e-4);
+	hd_wilson(0, 1000, 1.959964, &lo, &hi);
+	ck_assert(lo == 0 && hi > 0.003 && hi < 0.004);
+}
+END_TEST
+
+/*
+ * The SPRT of 0.2% against 0.8% at 5%/1%: the bounds of Wald's
+ * approximation, and its error rates over 2000 simulated runs each.
+ */
+START_TEST(sprt_error_rates)
+{
+	struct hd_sprt t;
+	struct hd_rng r;
+	int wrong0 = 0, wrong1 = 0;
+
+	hd_sprt_init(&t, 0.002, 0.008, 0.05, 0.01);
+	ck_assert_double_eq_tol(t.hi, log(0.99 / 0.05), 1e-12);
+	ck_assert_double_eq_tol(t.lo, log(0.01 / 0.95), 1e-12);
+	/* No events: H0 once n log(0.992/0.998) passes the lower bound. */
+	for (int i = 0; i < 10000 && hd_sprt_add(&t, 0) == HD_SPRT_UNDECIDED; i++)
+		;
+	ck_assert_uint_eq(t.decided_at, (uint64_t)ceil(log(0.01 / 0.95) / log(0.992 / 0.998)));
+	hd_rng_seed(&r, 5);
+	for (int run = 0; run < 2000; run++) {
+		for (int h = 0; h < 2; h++) {
+			double p = h ? 0.008 : 0.002;
+			hd_sprt_init(&t, 0.002, 0.008, 0.05, 0.01);
+			while (hd_sprt_add(&t, hd_rng_uniform(&r) < p) == HD_SPRT_UNDECIDED)
+				;
+			wrong0 += !h && t.decision == HD_SPRT_H1;
+			wrong1 += h && t.decision == HD_SPRT_H0;
+		}
+	}
+	ck_assert_msg(wrong0 <= 2000 * 0.05 && wrong1 <= 2000 * 0.01 + 10, "%d %d", wrong0, wrong1);
+}
+END_TEST
+
 int main(void)
 {
 	return tu_main("compare", "stats", NULL, NULL,
 		       TU_TESTS(TU_TEST(typical_is_mid_decile), TU_TEST(crossing_curves), TU_TEST(identical_drives),
-				TU_TEST(too_few_samples), TU_TEST(steadier_drive), TU_TEST(band_width_is_the_revolution)));
+				TU_TEST(too_few_samples), TU_TEST(steadier_drive), TU_TEST(band_width_is_the_revolution), TU_TEST(holm_steps_down), TU_TEST(p_values),
+				TU_TEST(wilson_interval), TU_TEST(sprt_error_rates)));
 }
