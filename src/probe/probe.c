@@ -196,19 +196,22 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 	r->cal_hit_p50_ns = hd_percentile_i64(hit, (size_t)nh, 50);
 	r->cal_media_p50_ns = hd_percentile_i64(media, (size_t)nm, 50);
 	{
-		int64_t h50 = r->cal_hit_p50_ns, h90 = hd_percentile_i64(hit, (size_t)nh, 90);
+		int64_t h50 = r->cal_hit_p50_ns, h75 = hd_percentile_i64(hit, (size_t)nh, 75);
 		int64_t m10 = hd_percentile_i64(media, (size_t)nm, 10);
 		int64_t margin = h50 / 4 > 100000 ? h50 / 4 : 100000;
-		int64_t thr = h90 + margin;
+		int64_t thr = h75 + margin;
 
 		/*
 		 * A gap means hits and media reads are different populations.  The
 		 * threshold sits just above the hits (a hit's cost is steady: command
 		 * overhead plus the transfer), since a media access to a nearby
-		 * block can cost little more than a hit plus a head switch.  On an
-		 * SSD or a RAM-backed device there is no gap: everything is media.
+		 * block can cost little more than a hit plus a head switch.  Their
+		 * upper quartile, not their tail: on a busy host a few hits wait
+		 * milliseconds for the CPU, and a threshold above those would call
+		 * media reads with a short rotational wait hits.  On an SSD or a
+		 * RAM-backed device there is no gap: everything is media.
 		 */
-		if (m10 > 2 * h90 && thr < m10)
+		if (m10 > 2 * h75 && thr < m10)
 			r->cache_threshold_ns = thr;
 	}
 	return 0;

@@ -37,8 +37,9 @@ for spec in atlas3:40 st2000dm001:30; do
 	echo "$cal" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
 		END { exit !(v["hit_p50_ms"] > 0 && v["hit_p50_ms"] * 3 < v["media_p50_ms"]) }' ||
 		fail "$model: calibration does not separate hits from media reads: $cal"
+	classes=$(awk -F'\t' '!/^#/ { n[$5]++ } END { for (c in n) printf "%s %d, ", c, n[c] }' "$d/seek-read.tsv")
 	media=$(awk -F'\t' '!/^#/ && $5 == "media"' "$d/seek-read.tsv" | grep -c '')
-	[ "$media" -ge 450 ] || fail "$model: only $media of the seek samples labelled media"
+	[ "$media" -ge 450 ] || fail "$model: only $media of the seek samples labelled media ($classes$(grep '^# cache_threshold' "$d/seek-read.tsv"))"
 
 	# rpm within 0.2% of the model's.
 	"$HDDSCOPE" fit "$d" >"$T/fit" 2>&1 || fail "fit $model: $(cat "$T/fit")"
