@@ -41,8 +41,12 @@ struct step {
 	int only_write;		/* runs only with --write */
 	int pass_write;		/* gets --write when the profile has it */
 	int sync;		/* its writes reach the media (--sync): mechanics, not cache */
-	/* Set the probe's own options (o holds its defaults): the full or the quick profile's. */
-	void (*fill)(void *o, int quick);
+	/*
+	 * Set the probe's own options (o holds its defaults): the full or the
+	 * quick profile's; rate is the target's sequential rate as the profile
+	 * measured it at the start (bytes/s).
+	 */
+	void (*fill)(void *o, int quick, double rate);
 	double (*est)(int quick, int write, double acc, double rate);
 };
 
@@ -55,26 +59,46 @@ struct step {
  */
 #define PROFILE_SEEK_SAMPLES 4000
 
-static void fill_seek_read(void *vo, int quick)
+/*
+ * The zone probe's positions: 100 (30 quick), fewer where reading 9 MiB
+ * at each would take the profile past its budget (a drive behind a slow
+ * interface: the Atlas III's 4.8 MB/s bus makes 2.2 s a position), so
+ * that its reads take at most about 60 s (10 s quick); at least 25 (4).
+ */
+static uint64_t zone_points(int quick, double rate)
+{
+	double per = (double)(9 << 20) / (rate > 0 ? rate : 50e6) + 0.02, cap = quick ? 10.0 : 60.0;
+	uint64_t most = quick ? 30 : 100, least = quick ? 4 : 25, n = (uint64_t)(cap / per);
+
+	return n > most ? most : n < least ? least : n;
+}
+
+static void fill_seek_read(void *vo, int quick, double rate)
 {
 	struct hd_seek_opts *o = vo;
+
+	(void)rate;
 
 	o->samples = quick ? 500 : PROFILE_SEEK_SAMPLES;
 	o->per_rev = !quick;
 }
 
-static void fill_seek_write(void *vo, int quick)
+static void fill_seek_write(void *vo, int quick, double rate)
 {
 	struct hd_seek_opts *o = vo;
+
+	(void)rate;
 
 	o->op = HD_OP_WRITE;
 	if (quick)
 		o->samples = 500;
 }
 
-static void fill_response(void *vo, int quick)
+static void fill_response(void *vo, int quick, double rate)
 {
 	struct hd_response_opts *o = vo;
+
+	(void)rate;
 
 	if (quick) {
 		o->points = 40;
@@ -84,9 +108,11 @@ static void fill_response(void *vo, int quick)
 	o->write_cap = 4 * o->points * o->reps;
 }
 
-static void fill_media(void *vo, int quick)
+static void fill_media(void *vo, int quick, double rate)
 {
 	struct hd_media_opts *o = vo;
+
+	(void)rate;
 
 	if (quick) {
 		o->reps = 8;
@@ -94,10 +120,12 @@ static void fill_media(void *vo, int quick)
 	}
 }
 
-static void fill_queue(void *vo, int quick)
+static void fill_queue(void *vo, int quick, double rate)
 {
 	static const unsigned procs[] = { 1, 4, 16 };
 	struct hd_queue_opts *o = vo;
+
+	(void)rate;
 
 	if (quick) {
 		memcpy(o->procs, procs, sizeof(procs));
@@ -107,9 +135,11 @@ static void fill_queue(void *vo, int quick)
 	}
 }
 
-static void fill_interval(void *vo, int quick)
+static void fill_interval(void *vo, int quick, double rate)
 {
 	struct hd_interval_opts *o = vo;
+
+	(void)rate;
 
 	if (quick) {
 		o->step = 1;
@@ -119,9 +149,11 @@ static void fill_interval(void *vo, int quick)
 }
 
 /* The read sawtooth for the revolution: idle times over almost five revolutions, once each. */
-static void fill_interval_read(void *vo, int quick)
+static void fill_interval_read(void *vo, int quick, double rate)
 {
 	struct hd_interval_opts *o = vo;
+
+	(void)rate;
 
 	o->op = HD_OP_READ;
 	o->intervals = quick ? "0:40:1" : "0:40:0.25";
@@ -129,25 +161,28 @@ static void fill_interval_read(void *vo, int quick)
 	o->reps = 1;
 }
 
-static void fill_bench(void *vo, int quick)
+static void fill_bench(void *vo, int quick, double rate)
 {
 	struct hd_bench_opts *o = vo;
+
+	(void)rate;
 
 	if (quick)
 		o->time_ns = 1000000000LL;
 }
 
-static void fill_zone(void *vo, int quick)
+static void fill_zone(void *vo, int quick, double rate)
 {
 	struct hd_zone_opts *o = vo;
 
-	if (quick)
-		o->points = 30;
+	o->points = zone_points(quick, rate);
 }
 
-static void fill_cache(void *vo, int quick)
+static void fill_cache(void *vo, int quick, double rate)
 {
 	struct hd_cache_opts *o = vo;
+
+	(void)rate;
 
 	if (quick) {
 		o->reps = 1;
@@ -155,9 +190,11 @@ static void fill_cache(void *vo, int quick)
 	}
 }
 
-static void fill_layout(void *vo, int quick)
+static void fill_layout(void *vo, int quick, double rate)
 {
 	struct hd_layout_opts *o = vo;
+
+	(void)rate;
 
 	if (quick) {
 		o->points = 16;
@@ -249,10 +286,8 @@ static double est_bench(int q, int w, double acc, double rate)
 
 static double est_zone(int q, int w, double acc, double rate)
 {
-	int points = q ? 30 : 100;
-
 	(void)w;
-	return points * (acc + (double)(9 << 20) / rate);
+	return (double)zone_points(q, rate) * (acc + (double)(9 << 20) / rate);
 }
 
 static double est_cache(int q, int w, double acc, double rate)
@@ -308,6 +343,7 @@ struct prof_opts {
 	struct hd_common c;
 	const char *dir;
 	int quick, svg, no_charts;
+	double rate;	/* the sequential rate measured before the first step, bytes/s */
 };
 
 #define O(member) offsetof(struct prof_opts, member)
@@ -672,7 +708,7 @@ static int run_step(const struct prof_opts *o, const struct step *st, int64_t *d
 
 	snprintf(path, sizeof(path), "%s/%s.tsv", o->dir, step_name(st));
 	hd_opt_defaults(st->probe->spec, &u, sizeof(u));
-	st->fill(&u, o->quick);
+	st->fill(&u, o->quick, o->rate);
 	u.c.write_ok = st->pass_write && o->c.write_ok;
 	u.c.sync = st->sync && o->c.write_ok;
 	u.c.write_cache = o->c.write_cache;
@@ -760,6 +796,7 @@ int hd_cmd_profile(int argc, char **argv)
 	cpu0 = cpu_seconds();
 	wall0 = (double)hd_mono_ns() / 1e9;
 	if (profile_look(d, &acc, &rate) == 0) {
+		o.rate = rate;
 		for (size_t i = 0; i < NSTEPS; i++)
 			if (!steps[i].only_write || o.c.write_ok)
 				est += steps[i].est(o.quick, o.c.write_ok, acc, rate);
