@@ -162,8 +162,8 @@ check_seek() {
 			if (off < 0 || off + block > cap) { print "line " NR ": outside the device " off; bad++ }
 			if ($3 + 0 <= 0) { print "line " NR ": latency " $3; bad++ }
 			# unknown: a write the cache may or may not have taken, or a sample whose
-			# reference read kept looking like a cache hit (a busy machine's timing
-			# does that to a file the host's own disk serves).
+			# reference read kept looking like a cache hit (the timing of a busy
+			# machine does that to a file on the disk of the host).
 			if ($5 != "media" && $5 != "cache" && $5 != "unknown") { print "line " NR ": class " $5; bad++ }
 			neg += d < 0; pos += d > 0
 		}
