@@ -177,7 +177,7 @@ static double rel(double got, double want)
  * Profile and fit a preset (with the keys of extra replaced, when not NULL);
  * check the curve and the figures against its model.
  */
-static void check_preset(const char *preset, const char *extra, int strict_bins, int min_pct, double full_tol)
+static void check_preset(const char *preset, const char *extra, int strict_pct, int min_pct, double full_tol)
 {
 	char spec[400];
 	const char *d;
@@ -241,8 +241,8 @@ static void check_preset(const char *preset, const char *extra, int strict_bins,
 	/* 1 MB .. 1 GB is at least 9 octaves of 3 bins a side. */
 	ck_assert_uint_ge(n, 40);
 	ck_assert_msg(ok * 100 >= n * min_pct, "%s: %zu of %zu bins within tolerance, want %d%%", preset, ok, n, min_pct);
-	if (strict_bins)
-		ck_assert_msg(strict * 20 >= n * 19, "%s: %zu of %zu bins within max(0.2 ms, 3%%)", preset, strict, n);
+	ck_assert_msg(strict * 100 >= n * (size_t)strict_pct, "%s: %zu of %zu bins within max(0.2 ms, 3%%), want %d%%",
+		      preset, strict, n, strict_pct);
 	ck_assert_msg(rel(rpm, m->rpm) <= 0.005, "%s: rpm %.2f, model %.2f", preset, rpm, m->rpm);
 	ck_assert_msg(rel(avg, want_avg) <= 0.05, "%s: average seek %.3f, model %.3f", preset, avg, want_avg);
 	ck_assert_msg(rel(full, want_full) <= full_tol, "%s: full stroke %.3f, model %.3f", preset, full, want_full);
@@ -256,47 +256,40 @@ static void check_preset(const char *preset, const char *extra, int strict_bins,
 
 START_TEST(test_atlas3)
 {
-	/*
-	 * Without its stream read-ahead and partial hits: see
-	 * READ_AHEAD_HIDES_OVERHEAD.  Not yet within max(0.2 ms, 3%) on 95% of
-	 * the bins (55 of 60): since the engine sends a sector to the host only
-	 * once it is wholly in the buffer, as DiskSim does, the least response
-	 * read (0.996 ms, the fit's overhead) is 0.1 ms above the fixed part of
-	 * the seek samples, and the whole curve lies that much low.
-	 */
-	check_preset("atlas3", "readahead = off\nread_partial_hits = off\n", 0, 90, 0.05);
+	/* Without its stream read-ahead and partial hits: see READ_AHEAD_HIDES_OVERHEAD. */
+	check_preset("atlas3", "readahead = off\nread_partial_hits = off\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_cheetah9lp)
 {
 	/* Without its stream read-ahead and partial hits: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("cheetah9lp", "readahead = off\nread_partial_hits = off\n", 1, 90, 0.05);
+	check_preset("cheetah9lp", "readahead = off\nread_partial_hits = off\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_dtla307030)
 {
 	/* Without its read-ahead: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("dtla307030", "readahead_kb = 0\n", 1, 90, 0.05);
+	check_preset("dtla307030", "readahead_kb = 0\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_st320420a)
 {
-	check_preset("st320420a", NULL, 1, 90, 0.05);
+	check_preset("st320420a", NULL, 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_st2000dm001)
 {
-	check_preset("st2000dm001", "readahead_kb = 0\n", 1, 90, 0.05);
+	check_preset("st2000dm001", "readahead_kb = 0\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_travelstar5k320)
 {
-	check_preset("travelstar5k320", "readahead_kb = 0\n", 1, 90, 0.05);
+	check_preset("travelstar5k320", "readahead_kb = 0\n", 95, 90, 0.05);
 }
 END_TEST
 
@@ -340,25 +333,33 @@ static const char *disksim_model(const char *name)
 
 /*
  * Four DiskSim models of measured drives, imported, without read-ahead
- * (READ_AHEAD_HIDES_OVERHEAD): the bins within max(0.3 ms, 5%) each must
- * reach (the figures of today; the rest of check_preset as for a preset).
- * Not yet: since the engine takes DiskSim's SCSI read water mark,
- * disconnection and host pipeline, the least response read (the fit's
- * overhead) is above the seek samples' fixed part on hp_c2247a, whose
- * curve lies 0.32 ms low (median; 34 of 54 bins), and hp_c3323a's full
- * stroke comes out 5.6% short (17.11 for 18.14 ms; 49 of 54 bins).
+ * (READ_AHEAD_HIDES_OVERHEAD): the bins within max(0.3 ms, 5%) and within
+ * max(0.2 ms, 3%) each must reach (the figures of today; the rest of
+ * check_preset as for a preset).  Not yet within max(0.2 ms, 3%) on 95% of
+ * the bins (issue 14): 41, 52, 48 and 47 of 54, 60, 54 and 54.  The fit's
+ * overhead is the bottom of a band of response reads a revolution wide,
+ * found to about a revolution over their number: 11 ms over some 200 reads
+ * that do not cross a track leaves it 0.05 to 0.15 ms off on these 5400 rpm
+ * drives (hp_c2247a: 3.09 for 2.92 ms), and each bin's band edge is as
+ * uncertain.  On hp_c3323a and hp_c2247a, whose drives read the whole
+ * block (or three quarters of it) before they send any, the overhead also
+ * changes with the zone, more than the two halves of the device the fit
+ * interpolates between show.
  */
 START_TEST(test_disksim_models)
 {
 	static const struct {
 		const char *name;
-		int min_pct;
+		int strict_pct, min_pct;
 		double full_tol;
-	} models[] = { { "hp_c2247a", 60, 0.05 }, { "hp_c2490a", 90, 0.05 }, { "dec_rz26", 90, 0.05 }, { "hp_c3323a", 90, 0.06 } };
+	} models[] = { { "hp_c2247a", 75, 96, 0.05 },
+		       { "hp_c2490a", 86, 95, 0.05 },
+		       { "dec_rz26", 88, 94, 0.05 },
+		       { "hp_c3323a", 87, 100, 0.05 } };
 
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		check_preset(disksim_model(models[i].name), "readahead = off\nread_partial_hits = off\n", 0,
-			     models[i].min_pct, models[i].full_tol);
+		check_preset(disksim_model(models[i].name), "readahead = off\nread_partial_hits = off\n",
+			     models[i].strict_pct, models[i].min_pct, models[i].full_tol);
 }
 END_TEST
 
