@@ -6,12 +6,8 @@
 . "$(dirname "$0")/common.bash"
 . "$(dirname "$0")/phase_check.bash"
 
-tarball=${HDDSCOPE_SHARED:-$HDDSCOPE_SRC/../shared}/disksim/disksim-4.0-src.tar.xz
-[ -f "$tarball" ] || skip "no $tarball"
-tar -xJf "$tarball" -C "$T" --wildcards './valid/*' 2>/dev/null || tar -xJf "$tarball" -C "$T" --wildcards 'valid/*' ||
-	fail "extract valid/ from $tarball"
-for m in hp_c2247a hp_c2490a dec_rz26 hp_c3323a; do
-	[ -f "$T/valid/$m.parv" ] || fail "no valid/$m.parv in $tarball"
-	run 0 "$HDDSCOPE" sim import "$T/valid/$m.parv" -o "$T/$m.drive"
+MODELS=(hp_c2247a hp_c2490a dec_rz26 hp_c3323a)
+disksim_import "${MODELS[@]}"
+for m in "${MODELS[@]}"; do
 	phase_check "$T/$m.drive" "$m"
 done

@@ -7,13 +7,9 @@
 . "$(dirname "$0")/common.bash"
 . "$(dirname "$0")/labels_check.bash"
 
-tarball=${HDDSCOPE_SHARED:-$HDDSCOPE_SRC/../shared}/disksim/disksim-4.0-src.tar.xz
-[ -f "$tarball" ] || skip "no $tarball"
-tar -xJf "$tarball" -C "$T" --wildcards './valid/*' 2>/dev/null || tar -xJf "$tarball" -C "$T" --wildcards 'valid/*' ||
-	fail "extract valid/ from $tarball"
-for m in hp_c2247a hp_c2490a dec_rz26 hp_c3323a; do
-	[ -f "$T/valid/$m.parv" ] || fail "no valid/$m.parv in $tarball"
-	run 0 "$HDDSCOPE" sim import "$T/valid/$m.parv" -o "$T/$m.drive"
+MODELS=(hp_c2247a hp_c2490a dec_rz26 hp_c3323a)
+disksim_import "${MODELS[@]}"
+for m in "${MODELS[@]}"; do
 	run 0 "$HDDSCOPE" seek --quiet --op write --write --samples 400 -o "$T/d.tsv" "sim:$T/$m.drive"
 	[ "$(hdr "$T/d.tsv" write_cache)" = off ] || fail "$m: the model's write cache is not off"
 	check "$m seek, the model's setting (no cache)" media "$T/d.tsv" 99
