@@ -188,9 +188,9 @@ static int response_run(void *vo)
 		hd_session_abort(&s);
 		goto out;
 	}
-	hd_dfw_meta(s.w, "params", "points=%llu reps=%llu block=%llu ops=%s seed=%llu",
-		    (unsigned long long)o.points, (unsigned long long)o.reps, (unsigned long long)o.block,
-		    o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed);
+	hd_dfw_meta(s.w, "params", "points=%llu reps=%llu near_reps=%llu block=%llu ops=%s seed=%llu",
+		    (unsigned long long)o.points, (unsigned long long)o.reps, (unsigned long long)(NEAR_REPS * o.reps),
+		    (unsigned long long)o.block, o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed);
 	hd_dfw_meta(s.w, "distance_min_bytes", "%llu", (unsigned long long)grid[0]);
 	hd_dfw_meta(s.w, "distance_max_bytes", "%llu", (unsigned long long)grid[o.points - 1]);
 	s.run.total = ntasks;
