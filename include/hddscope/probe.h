@@ -155,7 +155,8 @@ int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p);
  *    offset are kept; what the longer read leaves in the cache lies within
  *    back_max behind the reference, so a probe whose targets are never that
  *    near behind it sets back_max no larger than its smallest distance;
- *    the last two tries (windows of 2 and 4 MiB) may reach further back.
+ *    the last two tries (windows of 512 KiB and 1 MiB) may reach further
+ *    back.
  * When every try came from the cache, r->unplaced is set (the head is
  * wherever the last media access left it) and the sample goes on.
  * Returns 0 with *ref set, or the -errno of the access that failed, with

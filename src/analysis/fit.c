@@ -229,7 +229,9 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 		     f->rev, f->rev_unc, f->rev > 0 ? 60000 / f->rev : 0.0);
 		return -1;
 	}
-	if (in->resp && fit_overhead_from_response(in->resp, f->block, f->rev, &f->C) == 0) {
+	/* Read-ahead first: without it, a read that did not wait is labelled a hit yet is the overhead's witness. */
+	fit_read_ahead(f, in);
+	if (in->resp && fit_overhead_from_response(in->resp, f->block, f->rev, f->ra, f->ref, f->cap, &f->C) == 0) {
 		f->C_method = "least response read time beyond two blocks (no positioning, no wait)";
 	} else if (isfinite(f->hit_ms)) {
 		f->C = f->hit_ms;
@@ -242,7 +244,6 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	if (fit_seek_curve(f, in, err, errlen))
 		return -1;
 	fit_datasheet(f);
-	fit_read_ahead(f, in);
 	fit_write_cache(f, in);
 	hd_fit_cache_figs(in->cache, f->fig);
 	/* Where nothing else told, the cache probe's figures say whether there is a cache at all. */

@@ -15,6 +15,27 @@
 #include "fit_local.h"
 
 /*
+ * The bottom of a band of n latencies x (reordered) whose waits are
+ * uniform over [0, rev): two or more at the least time (within 0.2% of a
+ * revolution) are reads the drive took on the fly, with no wait, and that
+ * time is the bottom.  Otherwise the least lies on average one spacing of
+ * the band's samples above it, and that much is taken off: the mean of
+ * the lowest OVH_LOW gaps, since only the lowest reads lie in the band
+ * alone (a read whose target lies on the next track waits for the head
+ * switch as well, a band shifted up by it).
+ */
+#define OVH_LOW 6
+static double band_bottom(double *x, size_t n, double rev)
+{
+	size_t m = n - 1 < OVH_LOW ? n - 1 : OVH_LOW;
+
+	hd_sort_doubles(x, n);
+	if (n < 2 || x[1] - x[0] <= 0.002 * rev)
+		return x[0];
+	return x[0] - (x[m] - x[0]) / (double)m;
+}
+
+/*
  * The controller overhead with one block's transfer: the least time of any
  * response read, reached by a read on the same track whose start comes
  * under the head just as the drive is ready for it (no positioning, no
@@ -24,46 +45,65 @@
  * Where a phase delay came before each read (delay_ms), the reads from 2
  * to 16 blocks away are taken: media reads, and cache hits behind the
  * reference (media reads that did not wait; ahead of it, the drive read
- * while the host waited, and a hit is a hit).  Two or more at the least
- * time (within 0.2% of a revolution) are reads the drive took on the fly,
- * with no wait: that time is the figure.  Otherwise the least is the
- * bottom of a band of n waits uniform over [0, rev), on average
- * rev / (n + 1) above the figure, and that much is taken off.
+ * while the host waited, and a hit is a hit), or ahead of it too on a
+ * drive without read-ahead (ra 0), where a read that did not wait is as
+ * fast as a hit and is labelled so.  The figure is the bottom of their
+ * band (band_bottom).  The block's media time is part of it, and it
+ * changes from zone to zone: the bottoms of the reads in each half of the
+ * device, at the mean offset of each, are interpolated to the seek
+ * reference at, where the seek samples the figure is taken off lie.
  */
-static int overhead_delayed(const struct hd_df *resp, double block, double rev, double *C)
+static int overhead_delayed(const struct hd_df *resp, double block, double rev, int ra, double at, double cap,
+			    double *C)
 {
-	size_t n, nh, k = 0, nb = 0;
+	size_t n, nh, k[2] = { 0, 0 };
 	struct samp *v = fit_samples(resp, "read", "media", &n), *h = fit_samples(resp, "read", "cache", &nh);
-	double *x = malloc((n + nh + 1) * sizeof(*x));
+	double *x[2] = { malloc((n + nh + 1) * sizeof(double)), malloc((n + nh + 1) * sizeof(double)) };
+	double pos[2] = { 0, 0 }, c[2];
+	int rc = -1;
 
-	for (size_t i = 0; x && v && i < n; i++)
-		if (fabs(v[i].d) > 2 * block && fabs(v[i].d) <= 16 * block)
-			x[k++] = v[i].lat;
-	for (size_t i = 0; x && h && i < nh; i++)
-		if (h[i].d < -2 * block && h[i].d >= -16 * block)
-			x[k++] = h[i].lat;
+	for (size_t i = 0; x[0] && x[1] && i < n + nh; i++) {
+		const struct samp *q = i < n ? &v[i] : &h[i - n];
+		int ok = i < n ? fabs(q->d) > 2 * block : q->d < -2 * block || (ra == 0 && q->d > 2 * block);
+		int half = q->start >= cap / 2;
+
+		if (!ok || fabs(q->d) > 16 * block)
+			continue;
+		pos[half] += isfinite(q->start) ? q->start : cap / 2;
+		x[half][k[half]++] = q->lat;
+	}
+	if (x[0] && x[1] && k[0] + k[1] >= 8) {
+		if (k[0] < 8 || k[1] < 8 || !(cap > 0)) {
+			/* One band: the reads of both halves together. */
+			size_t a = k[0] < k[1];
+
+			memcpy(x[a] + k[a], x[!a], k[!a] * sizeof(double));
+			*C = band_bottom(x[a], k[0] + k[1], rev);
+		} else {
+			for (int i = 0; i < 2; i++) {
+				c[i] = band_bottom(x[i], k[i], rev);
+				pos[i] /= (double)k[i];
+			}
+			*C = c[0] + (c[1] - c[0]) * (at - pos[0]) / (pos[1] - pos[0]);
+		}
+		rc = 0;
+	}
 	free(v);
 	free(h);
-	if (!x || k < 8) {
-		free(x);
-		return -1;
-	}
-	hd_sort_doubles(x, k);
-	while (nb < k && x[nb] < x[0] + rev)
-		nb++;
-	*C = x[1] - x[0] <= 0.002 * rev ? x[0] : x[0] - rev / (double)(nb + 1);
-	free(x);
-	return 0;
+	free(x[0]);
+	free(x[1]);
+	return rc;
 }
 
-int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, double *C)
+int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, int ra, double at, double cap,
+			       double *C)
 {
 	const struct hd_df_col *dl = hd_df_col(resp, "delay_ms");
 	size_t n;
 	struct samp *v;
 	double m = INFINITY;
 
-	if (dl && dl->type == HD_COL_NUM && overhead_delayed(resp, block, rev, C) == 0)
+	if (dl && dl->type == HD_COL_NUM && overhead_delayed(resp, block, rev, ra, at, cap, C) == 0)
 		return 0;
 	v = fit_samples(resp, "read", "media cache", &n);
 	if (v) {

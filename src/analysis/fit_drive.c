@@ -227,7 +227,10 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
  * distance mapped to tracks through the layout at the seek reference, then
  * the Ruemmler-Wilkes model rw up to the full stroke.  shift (ms) is added
  * to every point: the part of the fitted overhead (removed from the curve)
- * that the model's read overhead and transfer do not carry.
+ * that the model's read overhead and transfer do not carry.  A measured
+ * track-to-track seek is the one-cylinder point: a curve bin that maps to
+ * one cylinder averages targets on the reference's own cylinder (a head
+ * switch or nothing) with those one away, and is not the seek of one.
  */
 static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_result *fit,
 			   const struct hd_fit_rw *rw, const double *D, const double *ms, size_t np, double shift)
@@ -238,7 +241,7 @@ static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_
 	double t2t = fig_or(fit, HD_FIG_TRACK_TO_TRACK, fit->shortest_seek_ms, &t2t_assumed);
 
 	total_cyl = (double)(L->z[L->n - 1].first_cyl + L->z[L->n - 1].ncyl);
-	if (isfinite(t2t) && cyls_for(L, ref, D[0], cap) >= 2) {
+	if (isfinite(t2t) && (!t2t_assumed || cyls_for(L, ref, D[0], cap) >= 2)) {
 		fprintf(f, "seek = 1 %.4f%s\n", fmax(t2t + shift, 0.01),
 			t2t_assumed ? "  # assumed: the shortest distance measured" : "");
 		last_c = 1;

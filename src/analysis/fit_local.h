@@ -109,7 +109,12 @@ void fit_datasheet(struct fit *f);
 void fit_layout(struct fit *f, const struct inputs *in);
 
 /* fit_caches.c: the overhead, caches, track sizes, zones and queue gain. */
-int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, double *C);
+/*
+ * ra: the drive reads ahead (1), does not (0), unknown (-1), fit_read_ahead's
+ * f->ra; at: where the seek samples lie (f->ref) on a device of cap bytes.
+ */
+int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, int ra, double at, double cap,
+			       double *C);
 void fit_read_ahead(struct fit *f, const struct inputs *in);
 void fit_write_cache(struct fit *f, const struct inputs *in);
 void fit_track_bytes(struct fit *f, const struct inputs *in);

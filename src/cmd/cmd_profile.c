@@ -239,8 +239,11 @@ static double est_seek_write(int q, int w, double acc, double rate)
 
 static double est_response(int q, int w, double acc, double rate)
 {
+	/* About 6 grid points lie from 2 to 16 blocks, which take four times the samples. */
+	double near = 6 * 3 * (q ? 10 : 25);
+
 	(void)rate;
-	return (q ? 40 * 10 : 48 * 25) * (w ? 5 + 2 * PHASE : 2 + PHASE) * acc;
+	return ((q ? 40 * 10 : 48 * 25) + near) * (w ? 5 + 2 * PHASE : 2 + PHASE) * acc;
 }
 
 static double est_media(int q, int w, double acc, double rate)

@@ -376,15 +376,21 @@ int64_t hd_dist_next(struct hd_rng *r, const struct hd_dist *p)
  * read of ref would have left it.  The longer read cannot be judged by the
  * threshold calibrated with len bytes, so it is read again at once: a
  * drive that went to the media the first time serves the second from its
- * cache, more than twice as fast.  back comes from the aux stream, within
- * a window that doubles with every try up to aim->back_max.  Returns 1
+ * cache, more than twice as fast, or, where the interface is slow enough
+ * that the transfer of the longer read outweighs the positioning, faster
+ * by more than the calibration's margin between a hit and a media read
+ * (two hits of one block cost the same).  back comes from the aux stream,
+ * within a window of 16 KiB at the first redo that doubles with every try
+ * up to aim->back_max: small enough at first that the longer read fits a
+ * small cache segment (else its second read goes to the media too, and
+ * tells nothing).  Returns 1
  * when the head is at ref, 0 when the read came from the cache again, or
  * -errno with *fail_off set.
  */
 static int aim_extend(struct hd_run *r, const struct hd_aim *aim, uint64_t ref, size_t len, int tries,
 		      uint64_t *fail_off, int64_t *lat_ns)
 {
-	uint64_t al = r->dev->io_align, max = (uint64_t)32 << 10 << tries, back;
+	uint64_t al = r->dev->io_align, max = (uint64_t)8 << 10 << tries, back;
 	int64_t again = 0;
 	void *buf;
 	int rc;
@@ -412,7 +418,8 @@ static int aim_extend(struct hd_run *r, const struct hd_aim *aim, uint64_t ref, 
 	hd_buf_free(buf, back + len);
 	if (rc)
 		return rc;
-	return *lat_ns >= r->cache_threshold_ns && *lat_ns > 2 * again;
+	return *lat_ns >= r->cache_threshold_ns &&
+	       (*lat_ns > 2 * again || *lat_ns - again > r->cache_threshold_ns - r->cal_hit_p50_ns);
 }
 
 int hd_position(struct hd_run *r, const struct hd_aim *aim, void *buf, size_t len, uint64_t *ref,

@@ -40,10 +40,11 @@ static const struct hd_cmdspec response_spec = {
 	HD_PROBE_SPEC("response", "[OPTIONS] [DEVICE]"),
 	.intro = "Response time against seek distance over the whole stroke: a grid of\n"
 		 "log-spaced distances from one access unit to the full device, each timed\n"
-		 "--reps times from random starting points, in both directions.  Each sample\n"
-		 "is a media read at the start, a wait drawn uniformly over one revolution\n"
-		 "(none within two blocks, which time the rotation), then one timed access at\n"
-		 "start +- distance.  With --write, writes are timed too (data-preserving).\n"
+		 "--reps times (the distances beyond two blocks and up to 16, which time\n"
+		 "the controller overhead, four times) from random starting points, in both\n"
+		 "directions.  Each sample is a media read at the start, a wait drawn\n"
+		 "uniformly over one revolution (none within two blocks, which time the\n"
+		 "rotation), then one timed access at start +- distance.  With --write, writes are timed too (data-preserving).\n"
 		 "\n",
 	.opts = response_options,
 	.outro = "\n"
@@ -174,6 +175,46 @@ static void resp_shuffle(struct hd_session *s, struct resp_task *tasks, uint64_t
 	}
 }
 
+/*
+ * The distances beyond two blocks and up to 16, phase-randomised and on
+ * one track but for a head switch, are the witnesses of the controller
+ * overhead (the least time of a read that needs no positioning and no
+ * wait, fit's constant): the bottom of a band one revolution wide, found
+ * to about a revolution over their number, so they get NEAR_REPS times
+ * the samples.
+ */
+#define NEAR_REPS 4
+
+static uint64_t resp_reps(const struct hd_response_opts *o, uint64_t dist)
+{
+	return dist > 2 * o->block && dist <= 16 * o->block ? NEAR_REPS * o->reps : o->reps;
+}
+
+/*
+ * The plan: every point's samples, both directions alike, each with every
+ * op, then a random order so drift cannot pose as shape.  *n tasks; NULL
+ * when out of memory.
+ */
+static struct resp_task *resp_plan(struct hd_session *s, const struct hd_response_opts *o, const uint64_t *grid,
+				   int nops, uint64_t *n)
+{
+	struct resp_task *tasks;
+	uint64_t t = 0;
+
+	*n = 0;
+	for (uint64_t p = 0; p < o->points; p++)
+		*n += resp_reps(o, grid[p]) * (uint64_t)nops;
+	tasks = calloc(*n, sizeof(*tasks));
+	if (!tasks)
+		return NULL;
+	for (uint64_t p = 0; p < o->points; p++)
+		for (uint64_t r = 0; r < resp_reps(o, grid[p]); r++)
+			for (int op = 0; op < nops; op++, t++)
+				tasks[t] = (struct resp_task){ (uint32_t)p, (int8_t)((r & 1) ? -1 : 1), (uint8_t)op };
+	resp_shuffle(s, tasks, *n);
+	return tasks;
+}
+
 /* The decision on the writes so far, as the header gives it. */
 static int resp_decide(const struct hd_write_test *wt, const struct resp_writes *w, struct hd_sprt *t)
 {
@@ -233,7 +274,7 @@ static int response_run(void *vo)
 	struct hd_session s;
 	struct hd_dev *d;
 	struct resp_task *tasks = NULL;
-	uint64_t *grid = NULL, ntasks, i = 0, al;
+	uint64_t *grid = NULL, ntasks = 0, i = 0, al;
 	void *buf = NULL, *wbuf = NULL;
 	struct resp_writes w = { 0 };
 	char cap[48];
@@ -258,26 +299,20 @@ static int response_run(void *vo)
 	}
 	nops = o.c.write_ok ? 2 : 1;
 	snprintf(cap, sizeof(cap), " write_cap=%llu", (unsigned long long)o.write_cap);
-	ntasks = o.points * o.reps * (uint64_t)nops;
 	grid = resp_grid(o.points, (d->size - o.block) / al, al);
-	tasks = calloc(ntasks, sizeof(*tasks));
+	tasks = grid ? resp_plan(&s, &o, grid, nops, &ntasks) : NULL;
 	buf = hd_buf_alloc(d, o.block);
 	wbuf = hd_buf_alloc(d, o.block);
 	if (!grid || !tasks || !buf || !wbuf) {
-		hd_err("%s: out of memory for %llu samples", d->path, (unsigned long long)ntasks);
+		hd_err("%s: out of memory for the samples of %llu distances", d->path, (unsigned long long)o.points);
 		ex = HD_EXIT_SETUP;
 		hd_session_abort(&s);
 		goto out;
 	}
-	/* Both directions alike at every distance, then a random order so drift cannot pose as shape. */
-	for (uint64_t p = 0, t = 0; p < o.points; p++)
-		for (uint64_t r = 0; r < o.reps; r++)
-			for (int op = 0; op < nops; op++, t++)
-				tasks[t] = (struct resp_task){ (uint32_t)p, (int8_t)((r & 1) ? -1 : 1), (uint8_t)op };
-	resp_shuffle(&s, tasks, ntasks);
-	hd_dfw_meta(s.w, "params", "points=%llu reps=%llu block=%llu ops=%s seed=%llu%s",
-		    (unsigned long long)o.points, (unsigned long long)o.reps, (unsigned long long)o.block,
-		    o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed, o.write_cap && o.c.write_ok ? cap : "");
+	hd_dfw_meta(s.w, "params", "points=%llu reps=%llu near_reps=%llu block=%llu ops=%s seed=%llu%s",
+		    (unsigned long long)o.points, (unsigned long long)o.reps, (unsigned long long)(NEAR_REPS * o.reps),
+		    (unsigned long long)o.block, o.c.write_ok ? "read,write" : "read", (unsigned long long)o.c.seed,
+		    o.write_cap && o.c.write_ok ? cap : "");
 	hd_dfw_meta(s.w, "distance_min_bytes", "%llu", (unsigned long long)grid[0]);
 	hd_dfw_meta(s.w, "distance_max_bytes", "%llu", (unsigned long long)grid[o.points - 1]);
 	s.run.total = ntasks;

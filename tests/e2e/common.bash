@@ -173,3 +173,16 @@ check_seek() {
 			exit bad > 0
 		}' "$f" || fail "$f: sample checks"
 }
+
+# disksim_import NAME...: DiskSim 4.0's validated models NAME.parv (valid/ of ../shared/disksim's
+# tarball), each imported with sim import into $T/NAME.drive; skips (77) without the tarball.
+disksim_import() {
+	local tarball=${HDDSCOPE_SHARED:-$HDDSCOPE_SRC/../shared}/disksim/disksim-4.0-src.tar.xz m
+	[ -f "$tarball" ] || skip "no $tarball"
+	tar -xJf "$tarball" -C "$T" --wildcards './valid/*' 2>/dev/null || tar -xJf "$tarball" -C "$T" --wildcards 'valid/*' ||
+		fail "extract valid/ from $tarball"
+	for m in "$@"; do
+		[ -f "$T/valid/$m.parv" ] || fail "no valid/$m.parv in $tarball"
+		run 0 "$HDDSCOPE" sim import "$T/valid/$m.parv" -o "$T/$m.drive"
+	done
+}

@@ -8,11 +8,13 @@ head -c $size /dev/urandom >"$img" || fail "cannot create $img"
 sum0=$(sha256sum <"$img")
 rows() { grep -vc '^#' "$1"; }
 
-# response: 40 distances x 4 reps, both directions at each, from 4 KiB to the whole file.
+# response: 40 distances x 4 reps, both directions at each, from 4 KiB to the whole file; the
+# distances beyond two blocks and up to 16 (8 KiB < d <= 64 KiB: 10 of them on this grid, where
+# the first distances are one 4 KiB unit apart) four times as many.
 run 0 "$HDDSCOPE" response --quiet --points 40 --reps 4 -o "$T/resp.tsv" "$img"
 [ "$(hdr "$T/resp.tsv" test)" = response ] || fail "response: test header"
 [ "$(hdr "$T/resp.tsv" complete)" = yes ] || fail "response: not complete"
-[ "$(rows "$T/resp.tsv")" = 160 ] || fail "response: $(rows "$T/resp.tsv") rows, want 160"
+[ "$(rows "$T/resp.tsv")" = $((160 + 10 * 3 * 4)) ] || fail "response: $(rows "$T/resp.tsv") rows, want 280"
 grep -qx '# columns: distance_bytes start_bytes latency_ms op class delay_ms' "$T/resp.tsv" || fail "response: columns"
 awk -F'\t' -v size=$size '
 	/^#/ { next }
@@ -22,16 +24,19 @@ awk -F'\t' -v size=$size '
 	  if ($4 != "read" || ($5 != "media" && $5 != "cache")) { print "line " NR ": " $4 " " $5; bad++ }
 	  if (a < min || min == "") min = a; if (a > max) max = a }
 	END {
-		for (a in n) { k++; if (pos[a] != 2 || neg[a] != 2) { print a ": " pos[a] "+ " neg[a] "-"; bad++ } }
-		if (k != 40) { print k " distances"; bad++ }
+		for (a in n) {
+			k++; w = a + 0 > 8192 && a + 0 <= 65536 ? 8 : 2; near += w == 8
+			if (pos[a] != w || neg[a] != w) { print a ": " pos[a] "+ " neg[a] "-, want " w; bad++ }
+		}
+		if (k != 40 || near != 10) { print k " distances, " near " near"; bad++ }
 		if (min != 4096 || max != size - 4096) { print "distances " min ".." max; bad++ }
 		exit bad > 0
 	}' "$T/resp.tsv" || fail "response: grid"
 pass "response grid"
 
 run 0 "$HDDSCOPE" response --quiet --write --points 40 --reps 2 -o "$T/respw.tsv" "$img"
-[ "$(rows "$T/respw.tsv")" = 160 ] || fail "response --write: rows"
-[ "$(grep -c $'\twrite\t' "$T/respw.tsv")" = 80 ] || fail "response --write: 80 write rows"
+[ "$(rows "$T/respw.tsv")" = $((2 * (80 + 10 * 3 * 2))) ] || fail "response --write: rows"
+[ "$(grep -c $'\twrite\t' "$T/respw.tsv")" = 140 ] || fail "response --write: 140 write rows"
 [ "$(sha256sum <"$img")" = "$sum0" ] || fail "response --write changed the file"
 pass "response writes preserve every byte"
 

@@ -177,7 +177,7 @@ static double rel(double got, double want)
  * Profile and fit a preset (with the keys of extra replaced, when not NULL);
  * check the curve and the figures against its model.
  */
-static void check_preset(const char *preset, const char *extra, int strict_bins, int min_pct, double full_tol)
+static void check_preset(const char *preset, const char *extra, int strict_pct, int min_pct, double full_tol)
 {
 	char spec[400];
 	const char *d;
@@ -241,8 +241,8 @@ static void check_preset(const char *preset, const char *extra, int strict_bins,
 	/* 1 MB .. 1 GB is at least 9 octaves of 3 bins a side. */
 	ck_assert_uint_ge(n, 40);
 	ck_assert_msg(ok * 100 >= n * min_pct, "%s: %zu of %zu bins within tolerance, want %d%%", preset, ok, n, min_pct);
-	if (strict_bins)
-		ck_assert_msg(strict * 20 >= n * 19, "%s: %zu of %zu bins within max(0.2 ms, 3%%)", preset, strict, n);
+	ck_assert_msg(strict * 100 >= n * (size_t)strict_pct, "%s: %zu of %zu bins within max(0.2 ms, 3%%), want %d%%",
+		      preset, strict, n, strict_pct);
 	ck_assert_msg(rel(rpm, m->rpm) <= 0.005, "%s: rpm %.2f, model %.2f", preset, rpm, m->rpm);
 	ck_assert_msg(rel(avg, want_avg) <= 0.05, "%s: average seek %.3f, model %.3f", preset, avg, want_avg);
 	ck_assert_msg(rel(full, want_full) <= full_tol, "%s: full stroke %.3f, model %.3f", preset, full, want_full);
@@ -256,47 +256,40 @@ static void check_preset(const char *preset, const char *extra, int strict_bins,
 
 START_TEST(test_atlas3)
 {
-	/*
-	 * Without its stream read-ahead and partial hits: see
-	 * READ_AHEAD_HIDES_OVERHEAD.  Not yet within max(0.2 ms, 3%) on 95% of
-	 * the bins (55 of 60): since the engine sends a sector to the host only
-	 * once it is wholly in the buffer, as DiskSim does, the least response
-	 * read (0.996 ms, the fit's overhead) is 0.1 ms above the fixed part of
-	 * the seek samples, and the whole curve lies that much low.
-	 */
-	check_preset("atlas3", "readahead = off\nread_partial_hits = off\n", 0, 90, 0.05);
+	/* Without its stream read-ahead and partial hits: see READ_AHEAD_HIDES_OVERHEAD. */
+	check_preset("atlas3", "readahead = off\nread_partial_hits = off\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_cheetah9lp)
 {
 	/* Without its stream read-ahead and partial hits: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("cheetah9lp", "readahead = off\nread_partial_hits = off\n", 1, 90, 0.05);
+	check_preset("cheetah9lp", "readahead = off\nread_partial_hits = off\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_dtla307030)
 {
 	/* Without its read-ahead: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("dtla307030", "readahead_kb = 0\n", 1, 90, 0.05);
+	check_preset("dtla307030", "readahead_kb = 0\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_st320420a)
 {
-	check_preset("st320420a", NULL, 1, 90, 0.05);
+	check_preset("st320420a", NULL, 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_st2000dm001)
 {
-	check_preset("st2000dm001", "readahead_kb = 0\n", 1, 90, 0.05);
+	check_preset("st2000dm001", "readahead_kb = 0\n", 95, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_travelstar5k320)
 {
-	check_preset("travelstar5k320", "readahead_kb = 0\n", 1, 90, 0.05);
+	check_preset("travelstar5k320", "readahead_kb = 0\n", 95, 90, 0.05);
 }
 END_TEST
 
@@ -340,25 +333,33 @@ static const char *disksim_model(const char *name)
 
 /*
  * Four DiskSim models of measured drives, imported, without read-ahead
- * (READ_AHEAD_HIDES_OVERHEAD): the bins within max(0.3 ms, 5%) each must
- * reach (the figures of today; the rest of check_preset as for a preset).
- * Not yet: since the engine takes DiskSim's SCSI read water mark,
- * disconnection and host pipeline, the least response read (the fit's
- * overhead) is above the seek samples' fixed part on hp_c2247a, whose
- * curve lies 0.32 ms low (median; 34 of 54 bins), and hp_c3323a's full
- * stroke comes out 5.6% short (17.11 for 18.14 ms; 49 of 54 bins).
+ * (READ_AHEAD_HIDES_OVERHEAD): the bins within max(0.3 ms, 5%) and within
+ * max(0.2 ms, 3%) each must reach (the figures of today; the rest of
+ * check_preset as for a preset).  Not yet within max(0.2 ms, 3%) on 95% of
+ * the bins (issue 14): 41, 52, 48 and 47 of 54, 60, 54 and 54.  The fit's
+ * overhead is the bottom of a band of response reads a revolution wide,
+ * found to about a revolution over their number: 11 ms over some 200 reads
+ * that do not cross a track leaves it 0.05 to 0.15 ms off on these 5400 rpm
+ * drives (hp_c2247a: 3.09 for 2.92 ms), and each bin's band edge is as
+ * uncertain.  On hp_c3323a and hp_c2247a, whose drives read the whole
+ * block (or three quarters of it) before they send any, the overhead also
+ * changes with the zone, more than the two halves of the device the fit
+ * interpolates between show.
  */
 START_TEST(test_disksim_models)
 {
 	static const struct {
 		const char *name;
-		int min_pct;
+		int strict_pct, min_pct;
 		double full_tol;
-	} models[] = { { "hp_c2247a", 60, 0.05 }, { "hp_c2490a", 90, 0.05 }, { "dec_rz26", 90, 0.05 }, { "hp_c3323a", 90, 0.06 } };
+	} models[] = { { "hp_c2247a", 75, 96, 0.05 },
+		       { "hp_c2490a", 86, 95, 0.05 },
+		       { "dec_rz26", 88, 94, 0.05 },
+		       { "hp_c3323a", 87, 100, 0.05 } };
 
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		check_preset(disksim_model(models[i].name), "readahead = off\nread_partial_hits = off\n", 0,
-			     models[i].min_pct, models[i].full_tol);
+		check_preset(disksim_model(models[i].name), "readahead = off\nread_partial_hits = off\n",
+			     models[i].strict_pct, models[i].min_pct, models[i].full_tol);
 }
 END_TEST
 
@@ -400,13 +401,34 @@ START_TEST(test_caches_atlas3)
 }
 END_TEST
 
+/* The sequential read rate (MB/s) a profile's bench measured. */
+static double seq_read_of(const char *d)
+{
+	char path[400], e[512];
+	struct hd_df *df;
+	const struct hd_df_col *t, *r;
+	double v = NAN;
+
+	snprintf(path, sizeof(path), "%s/bench.tsv", d);
+	ck_assert_msg(hd_df_read(path, &df, e, sizeof(e)) == 0, "%s", e);
+	t = hd_df_col(df, "test");
+	r = hd_df_col(df, "mb_s");
+	ck_assert(t && r && t->type == HD_COL_STR && r->type == HD_COL_NUM);
+	for (size_t i = 0; i < df->nrows; i++)
+		if (strcmp(hd_df_str(t, i), "seq_read") == 0)
+			v = r->num[i];
+	hd_df_free(df);
+	ck_assert(isfinite(v) && v > 0);
+	return v;
+}
+
 /*
- * A drive written by --drive-out, profiled again: its fitted seek curve
- * agrees with the original's in the bins both have (1 MB .. 1 GB).  Each
- * bin of either curve carries its own sampling noise (a few percent, some
- * bins over 15% on unlucky seeds), so the median difference judges the
- * model written (a curve off by 6% in general fails), and the spread is
- * bounded loosely enough that no seed of the profile decides the outcome.
+ * A drive written by --drive-out, profiled again (issue 14's round trip):
+ * its sequential read rate within 3% of the original's, its fitted seek
+ * curve within max(0.2 ms, 3%) of the original's on 95% of the bins both
+ * have (1 MB .. 1 GB), its rpm within 0.05%.  Each bin of either curve
+ * carries its own sampling noise, so the median difference and the worst
+ * bin are bounded too, loosely enough that no seed decides the outcome.
  */
 START_TEST(test_drive_out)
 {
@@ -418,7 +440,7 @@ START_TEST(test_drive_out)
 	struct hd_df *a, *b;
 	const struct hd_df_col *ad, *am, *bd, *bm;
 	size_t n = 0, ok = 0;
-	double errs[128];
+	double errs[128], seq0 = seq_read_of(d), seq, med;
 	struct hd_sim_model *m;
 
 	snprintf(orig, sizeof(orig), "%s", d);
@@ -453,26 +475,28 @@ START_TEST(test_drive_out)
 			continue;
 		ck_assert_uint_lt(n, sizeof(errs) / sizeof(errs[0]));
 		errs[n++] = rel(bm->num[best], am->num[i]);
-		ok += errs[n - 1] <= 0.15;
+		ok += fabs(bm->num[best] - am->num[i]) <= fmax(0.2, 0.03 * am->num[i]);
 		if (getenv("FIT_VERBOSE"))
 			fprintf(stderr, "drive-out %14.0f orig %7.3f again %7.3f\n", ad->num[i], am->num[i], bm->num[best]);
 	}
-	fprintf(stderr, "drive-out: %zu of %zu bins within 15%%; rpm %.1f\n", ok, n, fit.rpm);
-	/*
-	 * Not yet: issue 14 (the round trip within max(0.2 ms, 3%) on 95% of
-	 * bins).  Today the model --drive-out writes, profiled again, seeks
-	 * 0 to 34% (median 7%) below the original on DiskSim's Atlas III, the
-	 * most at one and two cylinders (1.2 and 2.4 MB: 1.03 for 1.56 ms,
-	 * 1.49 for 1.82) since it takes the layout probe's surfaces and zones:
-	 * it has no overheads after a read or a write and none of the layout's
-	 * spares and slips.  The bounds hold today's figures so that the round
-	 * trip cannot get worse unnoticed.
-	 */
+	seq = seq_read_of(d);
 	ck_assert_uint_ge(n, 40);
-	ck_assert_msg(ok * 4 >= n * 3, "%zu of %zu bins within 15%%", ok, n);
-	ck_assert_msg(tu_median(errs, n) <= 0.12, "median difference %.3f", tu_median(errs, n));
-	ck_assert_double_le(errs[n - 1], 0.345);
-	ck_assert_double_lt(rel(fit.rpm, 7200), 0.005);
+	med = tu_median(errs, n);
+	fprintf(stderr, "drive-out: %zu of %zu bins within max(0.2 ms, 3%%), median %.3f worst %.3f; rpm %.3f; "
+			"sequential read %.3f MB/s for %.3f (%.1f%%)\n",
+		ok, n, med, errs[n - 1], fit.rpm, seq, seq0, 100 * rel(seq, seq0));
+	/*
+	 * The model has the layout probe's surfaces, zones and skews and the
+	 * measured track-to-track seek as its one-cylinder point (the curve's
+	 * bin at a cylinder's bytes averages the reference's own cylinder in);
+	 * today 58 of 60 bins, the two misses at 600 MB (0.24 ms low), and
+	 * 2.2% below the original's sequential rate (3.99 for 4.08 MB/s).
+	 */
+	ck_assert_msg(ok * 20 >= n * 19, "%zu of %zu bins within max(0.2 ms, 3%%)", ok, n);
+	ck_assert_msg(med <= 0.06, "median difference %.3f", med);
+	ck_assert_double_le(errs[n - 1], 0.15);
+	ck_assert_msg(rel(fit.rpm, 7200) <= 0.0005, "rpm %.3f", fit.rpm);
+	ck_assert_msg(rel(seq, seq0) <= 0.03, "sequential read %.3f MB/s, original %.3f", seq, seq0);
 	hd_df_free(a);
 	hd_df_free(b);
 	hd_fit_result_free(&fit);
