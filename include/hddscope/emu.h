@@ -28,14 +28,23 @@ struct hd_emu_rec {
  * (no /dev/fuse, no loop devices, not root, no fusermount3).
  */
 int hd_emu_check(char *err, size_t errlen);
+/* hd_emu_start's flags: HD_EMU_RAW, reply at the modelled completion itself (no path compensation). */
+#define HD_EMU_RAW 1u
+
 /*
  * Start serving model (a preset name or a .drive) with seed: mounts the
  * file system on dir (an existing empty directory; NULL: a new one under
- * $TMPDIR or /tmp, removed at the end) and attaches a loop device.
- * 0 or -errno with "object: call: reason" in err.
+ * $TMPDIR or /tmp, removed at the end) and attaches a loop device.  Then,
+ * unless flags has HD_EMU_RAW, it times the kernel path's round trip
+ * (reads the file system answers at once) and takes it out of every
+ * modelled time: half before the arrival stamp, half after the reply, so
+ * that a client sees the model's service time.  0 or -errno with
+ * "object: call: reason" in err.
  */
-int hd_emu_start(struct hd_emu **out, const char *model, uint64_t seed, const char *dir, char *err,
+int hd_emu_start(struct hd_emu **out, const char *model, uint64_t seed, const char *dir, unsigned flags, char *err,
 		 size_t errlen);
+/* The path round trip taken out of each modelled time (0 with HD_EMU_RAW), ns. */
+int64_t hd_emu_path_ns(const struct hd_emu *e);
 /* The loop device's path, e.g. "/dev/loop3"; the mount point. */
 const char *hd_emu_device(const struct hd_emu *e);
 const char *hd_emu_mount(const struct hd_emu *e);

@@ -28,15 +28,17 @@
 static void emulate_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: hddscope emulate MODEL [--dir DIR] [--seed N] [--daemon]\n"
+"Usage: hddscope emulate MODEL [--dir DIR] [--seed N] [--raw] [--daemon]\n"
 "       hddscope emulate --stop DEV\n"
-"       hddscope emulate --selftest MODEL [--seed N]\n"
+"       hddscope emulate --selftest MODEL [--seed N] [--raw]\n"
 "\n"
 "Serve the simulated drive MODEL (a preset name or a FILE.drive) as a block\n"
 "device: a FUSE file system holding one file of the model's capacity, and a\n"
 "loop device with direct I/O and the model's sector size over it.  Every\n"
 "request is stamped on arrival and answered when the model says it\n"
-"completes, in real time; concurrent requests meet in the drive's queue;\n"
+"completes, in real time, less the kernel path's own round trip (timed at\n"
+"the start), so that a client sees the model's service time; concurrent\n"
+"requests meet in the drive's queue;\n"
 "data written is kept (in memory) and read back.  Prints the device path\n"
 "(one line) and serves until SIGINT or SIGTERM, or 'emulate --stop DEV';\n"
 "then detaches the loop device (once its users have closed it) and\n"
@@ -47,6 +49,8 @@ static void emulate_usage(FILE *f)
 "                (default: a new directory under $TMPDIR or /tmp, removed at\n"
 "                the end)\n"
 "  --seed N      the drive's random seed (seek jitter, write retries; 1)\n"
+"  --raw         answer at the modelled completion itself: a client sees\n"
+"                the model's time plus the kernel path's round trip\n"
 "  --daemon      print the device path, then serve in the background:\n"
 "                dev=$(hddscope emulate --daemon atlas3)\n"
 "  --stop DEV    stop the emulator serving DEV and wait until DEV is gone;\n"
@@ -66,6 +70,13 @@ static void emulate_usage(FILE *f)
 "3 the server was killed, or the self-test could not complete.\n");
 }
 
+/* What to serve. */
+struct emu_args {
+	const char *model, *dir;
+	uint64_t seed;
+	unsigned flags;
+};
+
 /* Block the stop signals (and SIGCHLD) in every thread; the caller waits for them with sigwait. */
 static void block_stop_signals(sigset_t *set)
 {
@@ -83,7 +94,7 @@ static void block_stop_signals(sigset_t *set)
  * "D<device>\t<mount>" or "E<reason>" on fd, serves until a stop signal,
  * then stops.  Its parent's death is a stop signal too.
  */
-static int serve(const char *model, uint64_t seed, const char *dir, int fd, pid_t parent)
+static int serve(const struct emu_args *a, int fd, pid_t parent)
 {
 	struct hd_emu *e;
 	sigset_t set;
@@ -95,7 +106,7 @@ static int serve(const char *model, uint64_t seed, const char *dir, int fd, pid_
 	if (getppid() != parent)
 		return HD_EXIT_RUNTIME;
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	if (hd_emu_start(&e, model, seed, dir, err, sizeof(err))) {
+	if (hd_emu_start(&e, a->model, a->seed, a->dir, a->flags, err, sizeof(err))) {
 		dprintf(fd, "E%s\n", err);
 		return HD_EXIT_SETUP;
 	}
@@ -133,7 +144,7 @@ static void read_line(int fd, char *buf, size_t len)
  * and waits for it.  Where the server dies of a signal, it cleans up what
  * the server left and says so.
  */
-static int watch(const char *model, uint64_t seed, const char *dir, int out)
+static int watch(const struct emu_args *a, int out)
 {
 	char line[PATH_MAX + 600], err[512], *tab;
 	sigset_t set;
@@ -148,7 +159,7 @@ static int watch(const char *model, uint64_t seed, const char *dir, int out)
 	if (pid == 0) {
 		close(p[0]);
 		close(out);
-		_exit(serve(model, seed, dir, p[1], me));
+		_exit(serve(a, p[1], me));
 	}
 	close(p[1]);
 	read_line(p[0], line, sizeof(line));
@@ -186,7 +197,7 @@ static int watch(const char *model, uint64_t seed, const char *dir, int out)
  * watcher a grandchild, nobody's child to wait for): either way the
  * device path goes to stdout, one line.
  */
-static int run_served(const char *model, uint64_t seed, const char *dir, int daemon)
+static int run_served(const struct emu_args *a, int daemon)
 {
 	char msg[PATH_MAX + 600];
 	int p[2], rc, status, fd;
@@ -206,7 +217,7 @@ static int run_served(const char *model, uint64_t seed, const char *dir, int dae
 		if (!daemon) {
 			/* This process killed, the watcher stops the emulator. */
 			prctl(PR_SET_PDEATHSIG, SIGTERM);
-			_exit(watch(model, seed, dir, p[1]));
+			_exit(watch(a, p[1]));
 		}
 		setsid();
 		if ((pid = fork()) != 0)
@@ -219,7 +230,7 @@ static int run_served(const char *model, uint64_t seed, const char *dir, int dae
 		}
 		if (dup2(p[1], 3) == 3) {
 			close_range(4, ~0U, 0);
-			_exit(watch(model, seed, dir, 3));
+			_exit(watch(a, 3));
 		}
 		_exit(HD_EXIT_SETUP);
 	}
@@ -227,7 +238,7 @@ static int run_served(const char *model, uint64_t seed, const char *dir, int dae
 	read_line(p[0], msg, sizeof(msg));
 	if (msg[0] != 'D') {
 		waitpid(pid, &status, 0);
-		hd_err("emulate %s: %s", model, msg[0] ? msg + 1 : "the emulator ended before it reported its device");
+		hd_err("emulate %s: %s", a->model, msg[0] ? msg + 1 : "the emulator ended before it reported its device");
 		return HD_EXIT_SETUP;
 	}
 	printf("%s\n", msg + 1);
@@ -320,7 +331,7 @@ static int selftest_report(const struct hd_emu_rec *rec, size_t nrec, const doub
 	return HD_EXIT_OK;
 }
 
-static int run_selftest(const char *model, uint64_t seed)
+static int run_selftest(const struct emu_args *a)
 {
 	struct hd_emu *e;
 	struct hd_rng rng;
@@ -332,8 +343,8 @@ static int run_selftest(const char *model, uint64_t seed)
 	void *buf = NULL;
 	int fd, rc = HD_EXIT_OK;
 
-	if (hd_emu_check(err, sizeof(err)) || hd_emu_start(&e, model, seed, NULL, err, sizeof(err))) {
-		hd_err("emulate --selftest %s: %s", model, err);
+	if (hd_emu_check(err, sizeof(err)) || hd_emu_start(&e, a->model, a->seed, NULL, a->flags, err, sizeof(err))) {
+		hd_err("emulate --selftest %s: %s", a->model, err);
 		return HD_EXIT_SETUP;
 	}
 	fd = open(hd_emu_device(e), O_RDWR | O_DIRECT | O_CLOEXEC);
@@ -344,7 +355,7 @@ static int run_selftest(const char *model, uint64_t seed)
 		goto out;
 	}
 	memset(buf, 0x5a, 4096);
-	hd_rng_seed(&rng, seed);
+	hd_rng_seed(&rng, a->seed);
 	{
 		struct sched_param sp = { .sched_priority = 1 };
 		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
@@ -370,7 +381,8 @@ static int run_selftest(const char *model, uint64_t seed)
 		rc = HD_EXIT_RUNTIME;
 		goto out;
 	}
-	printf("model: %s\ndevice: %s\n", model, hd_emu_device(e));
+	printf("model: %s\ndevice: %s\n", a->model, hd_emu_device(e));
+	put_ms("path_compensation_ms", (double)hd_emu_path_ns(e));
 	rc = selftest_report(rec, nrec, user_ns, ST_TOTAL);
 out:
 	free(buf);
@@ -388,11 +400,13 @@ int hd_cmd_emulate(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "dir", required_argument, NULL, 'd' },   { "seed", required_argument, NULL, 's' },
 		{ "daemon", no_argument, NULL, 'D' },      { "stop", required_argument, NULL, 'S' },
-		{ "selftest", no_argument, NULL, 'T' },    { "help", no_argument, NULL, 'h' },
+		{ "selftest", no_argument, NULL, 'T' },    { "raw", no_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *stop = NULL;
 	uint64_t seed = 1;
+	unsigned flags = 0;
 	int c, daemon = 0, selftest = 0;
 	char err[512];
 
@@ -409,12 +423,13 @@ int hd_cmd_emulate(int argc, char **argv)
 		case 'D': daemon = 1; break;
 		case 'S': stop = optarg; break;
 		case 'T': selftest = 1; break;
+		case 'R': flags |= HD_EMU_RAW; break;
 		case 'h': emulate_usage(stdout); return HD_EXIT_OK;
 		default: emulate_usage(stderr); return HD_EXIT_USAGE;
 		}
 	}
 	if (stop) {
-		if (optind != argc || daemon || selftest || dir) {
+		if (optind != argc || daemon || selftest || dir || flags) {
 			hd_err("emulate: --stop DEV takes no model and no other option");
 			return HD_EXIT_USAGE;
 		}
@@ -437,7 +452,9 @@ int hd_cmd_emulate(int argc, char **argv)
 		hd_err("emulate: %s", err);
 		return HD_EXIT_SETUP;
 	}
-	if (selftest)
-		return run_selftest(argv[optind], seed);
-	return run_served(argv[optind], seed, dir, daemon);
+	{
+		struct emu_args a = { argv[optind], dir, seed, flags };
+
+		return selftest ? run_selftest(&a) : run_served(&a, daemon);
+	}
 }

@@ -50,6 +50,8 @@
 #define DISK_NAME "disk"
 #define INFO_NAME "emulator"
 #define INFO_MAX 4096
+/* How long after arrival the path calibration's reads are answered. */
+#define PATH_HOLD_NS 2000000
 
 struct emu_req {
 	struct hd_req r;
@@ -65,6 +67,9 @@ struct hd_emu {
 	int64_t t0;
 	char info[256];
 	uint64_t requests, writes;
+	/* The kernel path's own round trip, taken out of each modelled time; calibrating: answer at once. */
+	int64_t path_ns;
+	_Atomic int calibrating;
 
 	struct fuse *fuse;
 	pthread_t loop_thread;
@@ -139,9 +144,9 @@ static size_t info_text(struct hd_emu *e, char *buf, size_t len)
 	requests = e->requests;
 	writes = e->writes;
 	pthread_mutex_unlock(&e->mu);
-	n = snprintf(buf, len, "%srequests %llu\nwrites %llu\nblocks_kept %llu\nblocks_changed %llu\n", e->info,
-		     (unsigned long long)requests, (unsigned long long)writes, (unsigned long long)written,
-		     (unsigned long long)changed);
+	n = snprintf(buf, len, "%spath_ns %lld\nrequests %llu\nwrites %llu\nblocks_kept %llu\nblocks_changed %llu\n",
+		     e->info, (long long)e->path_ns, (unsigned long long)requests, (unsigned long long)writes,
+		     (unsigned long long)written, (unsigned long long)changed);
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
@@ -216,7 +221,7 @@ static int emu_io(struct hd_emu *e, enum hd_op op, void *buf, size_t len, uint64
 		hd_sim_run_to(e->sim, mono_ns() - e->t0);
 	}
 	pthread_mutex_unlock(&e->mu);
-	wait_until(e->t0 + q.r.done_ns);
+	wait_until(e->t0 + q.r.done_ns - e->path_ns / 2);
 	if (e->recording) {
 		int64_t reply = mono_ns() - e->t0;
 
@@ -311,7 +316,20 @@ static int disk_io(struct hd_emu *e, enum hd_op op, void *buf, size_t size, off_
 		return 0;
 	if (size % 512 || off % 512)
 		return -EINVAL;
-	rc = emu_io(e, op, buf, size, (uint64_t)off, arrival);
+	if (e->calibrating) {
+		/* Answered a fixed time after arrival, as a drive would after a seek: the CPUs idle meanwhile. */
+		if (op == HD_OP_READ)
+			hd_sim_fill(buf, (uint64_t)off, size);
+		wait_until(e->t0 + arrival + PATH_HOLD_NS);
+		return (int)size;
+	}
+	/*
+	 * Half the path's round trip lies between the client's submission and
+	 * this stamp, half between the reply and the client: the drive sees
+	 * the request that much earlier, and the reply leaves that much before
+	 * the modelled completion, so that the client sees the model's time.
+	 */
+	rc = emu_io(e, op, buf, size, (uint64_t)off, arrival - e->path_ns / 2);
 	return rc ? rc : (int)size;
 }
 
@@ -533,7 +551,58 @@ static int make_mnt(struct hd_emu *e, const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-int hd_emu_start(struct hd_emu **out, const char *model, uint64_t seed, const char *dir, char *err,
+#define PATH_READS 64
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The path's round trip: the median of PATH_READS reads through the device
+ * that the file system answers PATH_HOLD_NS after their arrival (none
+ * reaches the drive), less that hold, at most 1 ms: on an idle machine the
+ * CPUs sleep while a request is served, and waking them is part of the
+ * path.  0 or -errno with the reason in err.
+ */
+static int calibrate_path(struct hd_emu *e, char *err, size_t errlen)
+{
+	size_t len = e->m->sector_bytes > 4096 ? e->m->sector_bytes : 4096;
+	int64_t rt[PATH_READS];
+	void *buf = NULL;
+	int fd = open(e->dev, O_RDONLY | O_DIRECT | O_CLOEXEC), rc = 0;
+
+	if (fd < 0 || posix_memalign(&buf, 4096, len)) {
+		snprintf(err, errlen, "open %s: %s", e->dev, strerror(errno));
+		rc = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	e->calibrating = 1;
+	for (int i = 0; i < PATH_READS; i++) {
+		int64_t t = mono_ns();
+
+		if (pread(fd, buf, len, (off_t)(len * (size_t)i)) != (ssize_t)len) {
+			rc = -EIO;
+			snprintf(err, errlen, "pread %s: %s", e->dev, strerror(errno));
+			break;
+		}
+		rt[i] = mono_ns() - t - PATH_HOLD_NS;
+	}
+	e->calibrating = 0;
+	if (!rc) {
+		qsort(rt, PATH_READS, sizeof(rt[0]), cmp_i64);
+		e->path_ns = rt[PATH_READS / 2] < 0 ? 0 : rt[PATH_READS / 2] < 1000000 ? rt[PATH_READS / 2] : 1000000;
+	}
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int hd_emu_start(struct hd_emu **out, const char *model, uint64_t seed, const char *dir, unsigned flags, char *err,
 		 size_t errlen)
 {
 	struct hd_emu *e = calloc(1, sizeof(*e));
@@ -565,7 +634,8 @@ int hd_emu_start(struct hd_emu **out, const char *model, uint64_t seed, const ch
 		goto fail;
 	snprintf(e->file, sizeof(e->file), "%s/" DISK_NAME, e->mnt);
 	e->t0 = mono_ns();
-	if ((rc = mount_fs(e, err, errlen)) || (rc = attach_loop(e, err, errlen)))
+	if ((rc = mount_fs(e, err, errlen)) || (rc = attach_loop(e, err, errlen)) ||
+	    (!(flags & HD_EMU_RAW) && (rc = calibrate_path(e, err, errlen))))
 		goto fail;
 	*out = e;
 	return 0;
@@ -582,6 +652,11 @@ const char *hd_emu_device(const struct hd_emu *e)
 const char *hd_emu_mount(const struct hd_emu *e)
 {
 	return e->mnt;
+}
+
+int64_t hd_emu_path_ns(const struct hd_emu *e)
+{
+	return e->path_ns;
 }
 
 int hd_emu_record(struct hd_emu *e, size_t max)
