@@ -444,6 +444,8 @@ static int mount_fs(struct hd_emu *e, char *err, size_t errlen)
 	int rc;
 
 	e->fuse = fuse_new(&args, &fs_ops, sizeof(fs_ops), e);
+	/* fuse_new may have copied the arguments: they are ours to free. */
+	fuse_opt_free_args(&args);
 	if (!e->fuse) {
 		snprintf(err, errlen, "fuse_new: failed");
 		return -EIO;

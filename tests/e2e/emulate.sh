@@ -12,12 +12,22 @@
 [ -c /dev/loop-control ] || skip "no loop devices"
 command -v fusermount3 >/dev/null || skip "no fusermount3 (Debian: fuse3)"
 
-# What an emulator leaves: loop devices over an emulated drive, FUSE mounts of ours.
+# What this test's emulators leave: a loop device over one of their files, a mount of theirs.
+# (Another run's emulators may come and go meanwhile: only ours count.)
+MNTS=()
 leftovers() {
-	{ losetup -a | grep '/disk' | grep 'hddscope-emulate\|/emu-' || true
-	  grep 'hddscope-emulate' /proc/mounts || true; } | sed 's/^/  /'
+	local m
+	for m in "${MNTS[@]}"; do
+		{ losetup -a | grep -F "($m/disk)" || true; grep -F " $m " /proc/mounts || true; } | sed 's/^/  /'
+	done
 }
-before=$(leftovers)
+# mount_of DEV: the emulated drive's mount point in $mnt, remembered for the final check.
+mount_of() {
+	mnt=$(dirname "$(cat "/sys/block/${1#/dev/}/loop/backing_file")")
+	MNTS+=("$mnt")
+}
+# attached MNT: a loop device is still attached to MNT's drive.
+attached() { losetup -a | grep -qF "($1/disk)"; }
 # A device is emulated by this test's runs only: stop every one at exit.
 DEVS=()
 stop_all() { for d in "${DEVS[@]}"; do "$HDDSCOPE" emulate --stop "$d" 2>/dev/null; done; cleanup; }
@@ -43,6 +53,7 @@ for model in atlas3 st2000dm001; do
 	dev=$("$HDDSCOPE" emulate --daemon "$model" 2>"$T/err") || fail "emulate --daemon $model: $(cat "$T/err")"
 	DEVS+=("$dev")
 	[ -b "$dev" ] || fail "$model: '$dev' is not a block device"
+	mount_of "$dev"
 	name=${dev#/dev/}
 	[ "$(cat /sys/block/$name/loop/dio)" = 1 ] || fail "$dev: no direct I/O"
 	[ "$(cat /sys/block/$name/queue/logical_block_size)" = "$(info_of $model sector_bytes)" ] ||
@@ -56,7 +67,8 @@ done
 
 # Data written is kept and read back; what was never written reads the same from run to run.
 dev=${DEVS[0]}
-info=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")/emulator
+mount_of "$dev"
+info=$mnt/emulator
 random_file "$T/data" 1048576
 dd if="$T/data" of="$dev" bs=64k seek=3000 oflag=direct status=none || fail "dd to $dev"
 dd if="$dev" bs=64k skip=3000 count=16 iflag=direct status=none | cmp -s - "$T/data" || fail "$dev: written data not read back"
@@ -84,7 +96,7 @@ pass "seek --write killed after $(sed -n 's/^writes //p' "$info") write requests
 mnt=$(dirname "$info")
 pid=$(sed -n 's/^pid //p' "$info")
 "$HDDSCOPE" emulate --stop "$dev" 2>"$T/err" || fail "emulate --stop $dev: $(cat "$T/err")"
-[ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] && fail "$dev still attached after --stop"
+attached "$mnt" && fail "$dev still attached after --stop"
 grep -q " $mnt " /proc/mounts && fail "$mnt still mounted after --stop"
 [ -e "$mnt" ] && fail "$mnt left after --stop"
 kill -0 "$pid" 2>/dev/null && fail "emulator $pid still running after --stop"
@@ -94,7 +106,8 @@ dd if="$dev" bs=4k skip=7777 count=4 iflag=direct status=none | cmp -s - "$T/bla
 pass "--stop leaves nothing; unwritten bytes read the same in the next run"
 
 # SIGTERM with a user holding the device open: it waits for the user, then goes.
-info=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")/emulator
+mount_of "$dev"
+info=$mnt/emulator
 pid=$(sed -n 's/^pid //p' "$info")
 exec 7<"$dev"
 kill -TERM "$pid"
@@ -107,6 +120,7 @@ pass "SIGTERM: the emulator waits for the device's last user, then leaves"
 
 # foreground: 'emulate atlas3' in the background of this shell; its pid in $fg, its device in $dev.
 foreground() {
+	rm -f "$T/fg"
 	"$HDDSCOPE" emulate atlas3 >"$T/fg" 2>"$T/fgerr" &
 	fg=$!
 	PIDS+=("$fg")
@@ -118,7 +132,8 @@ foreground() {
 
 # The emulator killed outright: its watcher cleans up and says so; nothing stays.
 foreground
-info=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")/emulator
+mount_of "$dev"
+info=$mnt/emulator
 mnt=$(dirname "$info")
 kill -KILL "$(sed -n 's/^pid //p' "$info")"
 timeout 60 tail --pid="$fg" -f /dev/null
@@ -128,18 +143,18 @@ rc=$?
 grep -q 'killed by signal 9' "$T/fgerr" || fail "no word of the kill: $(cat "$T/fgerr")"
 grep -q " $mnt " /proc/mounts && fail "$mnt still mounted after the emulator was killed"
 [ -e "$mnt" ] && fail "$mnt left after the emulator was killed"
-for _ in $(seq 100); do [ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] || break; sleep 0.05; done
-[ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] && fail "$dev still attached after its emulator was killed"
+for _ in $(seq 100); do attached "$mnt" || break; sleep 0.05; done
+attached "$mnt" && fail "$dev still attached after its emulator was killed"
 pass "the emulator killed: $(head -1 "$T/fgerr")"
 
 # The foreground command killed outright: the emulator stops cleanly.
 foreground
-mnt=$(dirname "$(cat /sys/block/${dev#/dev/}/loop/backing_file)")
+mount_of "$dev"
 kill -KILL "$fg"
 wait "$fg" 2>/dev/null
 for _ in $(seq 200); do [ -e "$mnt" ] || break; sleep 0.05; done
 [ -e "$mnt" ] && fail "$mnt left after 'emulate' was killed"
-[ -e "/sys/block/${dev#/dev/}/loop/backing_file" ] && fail "$dev still attached after 'emulate' was killed"
+attached "$mnt" && fail "$dev still attached after 'emulate' was killed"
 pass "'emulate' killed: its emulator stopped and left nothing"
 
 # The self-test: its figures, within what any machine of this kind should reach.
@@ -149,6 +164,6 @@ awk '/^added_p50_ms:/ { p = $2 } /^rms_ms:/ { r = $2 } /^recorded:/ { n = $2 }
 pass "selftest: $(grep -E '^(added_p50_ms|added_p99_ms|rms_ms)' "$T/st" | tr '\n' ' ')"
 
 for d in "${DEVS[@]}"; do "$HDDSCOPE" emulate --stop "$d" 2>/dev/null; done
-[ "$(leftovers)" = "$before" ] || fail "left behind:
+[ -z "$(leftovers)" ] || fail "left behind:
 $(leftovers)"
 pass "no loop device or mount left behind"
