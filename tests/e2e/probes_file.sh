@@ -21,7 +21,8 @@ awk -F'\t' -v size=$size '
 	{ a = $1 < 0 ? -$1 : $1; n[a]++; if ($1 > 0) pos[a]++; else neg[a]++
 	  t = $2 + $1
 	  if ($2 % 4096 || $1 % 4096 || $2 < 0 || t < 0 || t + 4096 > size) { print "line " NR ": start " $2 " d " $1; bad++ }
-	  if ($4 != "read" || ($5 != "media" && $5 != "cache")) { print "line " NR ": " $4 " " $5; bad++ }
+	  # unknown: a sample whose reference read kept looking like a cache hit (a busy machine does that to a file)
+	  if ($4 != "read" || ($5 != "media" && $5 != "cache" && $5 != "unknown")) { print "line " NR ": " $4 " " $5; bad++ }
 	  if (a < min || min == "") min = a; if (a > max) max = a }
 	END {
 		for (a in n) {
