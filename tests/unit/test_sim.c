@@ -941,6 +941,28 @@ START_TEST(test_write_combine_disksim)
 END_TEST
 
 /*
+ * test_write_combine_part's two writes: the head on x's track near its end,
+ * 24 sectors at x (into the cache: 300 us overhead, 10 us a sector), then
+ * 64 at x + 24, taken as a hit.  *first: when x's first media write starts.
+ * Returns when the second write completes.
+ */
+static int64_t part_writes(struct rig *r, uint64_t x, double *first)
+{
+	int64_t t0, t;
+	int hit;
+
+	timed(r->s, HD_OP_READ, lba_of(r->m, 300, 1, 150), 512, NULL, NULL);
+	t0 = hd_sim_now(r->s);
+	ck_assert_int_eq(timed(r->s, HD_OP_WRITE, x, 24 * 512, &hit, NULL), 300000 + 240000);
+	*first = media_from(r->m, x, (double)t0 + 300000 + 10000);
+	ck_assert((double)t0 + 540000 + 300000 + 400000 < *first);
+	t = hd_sim_now(r->s);
+	t += timed(r->s, HD_OP_WRITE, x + 24, 64 * 512, &hit, NULL);
+	ck_assert_int_eq(hit, 1);
+	return t;
+}
+
+/*
  * DiskSim's combined sequential writes with a write larger than the room
  * left in the segment: it sends what fits (40 of 64 sectors behind 24) and
  * disconnects; the access under way writes on through those; the write
@@ -953,18 +975,10 @@ START_TEST(test_write_combine_part)
 	struct rig r = rig_new(SEGS "write_cache = flush\n", 1);
 	uint64_t x = lba_of(r.m, 300, 1, 0);
 	double st = REV_NS / 200, first;
-	int64_t t0, t;
-	int hit;
+	int64_t t;
 
 	/* The head on x's track near its end: x comes round 2.45 ms on, after the second write's first part is in. */
-	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 150), 512, NULL, NULL);
-	t0 = hd_sim_now(r.s);
-	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x, 24 * 512, &hit, NULL), 300000 + 240000);
-	first = media_from(r.m, x, (double)t0 + 300000 + 10000);
-	ck_assert((double)t0 + 540000 + 300000 + 400000 < first);
-	t = hd_sim_now(r.s);
-	t += timed(r.s, HD_OP_WRITE, x + 24, 64 * 512, &hit, NULL);
-	ck_assert_int_eq(hit, 1);
+	t = part_writes(&r, x, &first);
 	/* Its own access writes x + 24 .. x + 64 from x + 24's next turn; x + 63 begins at first + 63 st + REV. */
 	ck_near(t, llround(first + 63 * st + REV_NS + 24 * 10000), 3);
 	rig_free(&r);
@@ -977,14 +991,7 @@ START_TEST(test_write_combine_part)
 	r = rig_new(SEGS "write_cache = flush\n", 1);
 	x = lba_of(r.m, 300, 1, 190);
 	ck_assert_uint_eq(x + 10, lba_of(r.m, 300, 2, 0));
-	timed(r.s, HD_OP_READ, lba_of(r.m, 300, 1, 150), 512, NULL, NULL);
-	t0 = hd_sim_now(r.s);
-	ck_assert_int_eq(timed(r.s, HD_OP_WRITE, x, 24 * 512, &hit, NULL), 300000 + 240000);
-	first = media_from(r.m, x, (double)t0 + 300000 + 10000);
-	ck_assert((double)t0 + 540000 + 300000 + 400000 < first);
-	t = hd_sim_now(r.s);
-	t += timed(r.s, HD_OP_WRITE, x + 24, 64 * 512, &hit, NULL);
-	ck_assert_int_eq(hit, 1);
+	t = part_writes(&r, x, &first);
 	/* x + 24 passes under the head in the first access, and again a revolution later for the second's own. */
 	first = media_from(r.m, x + 10, first + 10 * st) + 14 * st;
 	ck_near(t, llround(first + 39 * st + REV_NS + 24 * 10000), 3);
