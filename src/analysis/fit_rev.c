@@ -151,61 +151,146 @@ static double resultant(const double *x, size_t n, double T)
 }
 
 /*
- * Where the timed blocks lie, in buckets: the sums' constant differs from
- * zone to zone (the two blocks' time under the head), so the slope is
- * taken within buckets this large.
+ * y = c + slope * k + b * o by least squares over m points: o is where the
+ * timed blocks lie (in GiB; NULL: b = 0), since the sums' constant drifts
+ * with the zone (the two blocks' time under the head) and a window spans
+ * part of a zone or two.  The slope's standard error in *sd, each point's
+ * residual in res, the line's c and b in cb.  0, or -1 when the k do not
+ * spread.
  */
-#define REV_BUCKET_BYTES (16.0 * 1048576)
-
-/*
- * y = c_g + slope * k by least squares over m points, one constant per
- * group g[i] (all one group without g): the slope's standard error in *sd,
- * each point's residual in res.  0, or -1 when the k do not spread within
- * the groups.
- */
-/* The means of k and y over point i's group; *first: i is the group's first point. */
-static void group_means(const double *y, const double *k, const double *g, size_t m, size_t i, double *mk,
-			double *my, int *first)
+static int line_fit(const double *y, const double *k, const double *o, size_t m, double *slope, double *sd,
+		    double *res, double cb[2])
 {
-	double cnt = 0;
-
-	*mk = *my = 0;
-	*first = 1;
-	/* A few hundred points: the quadratic search is cheap. */
-	for (size_t j = 0; j < m; j++)
-		if (!g || g[j] == g[i]) {
-			*first &= j >= i;
-			*mk += k[j];
-			*my += y[j];
-			cnt++;
-		}
-	*mk /= cnt;
-	*my /= cnt;
-}
-
-static int line_fit(const double *y, const double *k, const double *g, size_t m, double *slope, double *sd,
-		    double *res)
-{
-	double skk = 0, sky = 0, sse = 0, mk, my;
-	size_t groups = 0;
-	int first;
+	double my = 0, mk = 0, mo = 0, skk = 0, sko = 0, soo = 0, sky = 0, soy = 0, sse = 0, det, bo = 0;
+	size_t np = o ? 3 : 2;
 
 	for (size_t i = 0; i < m; i++) {
-		group_means(y, k, g, m, i, &mk, &my, &first);
-		groups += (size_t)first;
-		skk += (k[i] - mk) * (k[i] - mk);
-		sky += (k[i] - mk) * (y[i] - my);
+		my += y[i] / (double)m;
+		mk += k[i] / (double)m;
+		mo += o ? o[i] / (double)m : 0;
 	}
-	if (m < groups + 2 || !(skk > 0))
-		return -1;
-	*slope = sky / skk;
 	for (size_t i = 0; i < m; i++) {
-		group_means(y, k, g, m, i, &mk, &my, &first);
-		res[i] = y[i] - my - *slope * (k[i] - mk);
+		double dk = k[i] - mk, dy = y[i] - my, d_o = o ? o[i] - mo : 0;
+
+		skk += dk * dk;
+		sko += dk * d_o;
+		soo += d_o * d_o;
+		sky += dk * dy;
+		soy += d_o * dy;
+	}
+	/* The blocks all in one place: no drift to take out. */
+	if (!(soo > 1e-12 * (double)m))
+		np = 2, sko = soo = soy = 0;
+	det = np == 3 ? skk * soo - sko * sko : skk;
+	if (m < np + 1 || !(skk > 0) || !(det > 1e-9 * skk * (np == 3 ? soo : 1)))
+		return -1;
+	*slope = np == 3 ? (sky * soo - soy * sko) / det : sky / skk;
+	if (np == 3)
+		bo = (soy * skk - sky * sko) / det;
+	for (size_t i = 0; i < m; i++) {
+		res[i] = y[i] - my - *slope * (k[i] - mk) - bo * (o ? o[i] - mo : 0);
 		sse += res[i] * res[i];
 	}
-	*sd = sqrt(sse / (double)(m - groups - 1) / skk);
+	cb[0] = my - *slope * mk - bo * mo;
+	cb[1] = bo;
+	/* Var(slope) = sigma^2 [X'X]^-1 (the k entry). */
+	*sd = sqrt(sse / (double)(m - np) * (np == 3 ? soo / det : 1 / skk));
 	return 0;
+}
+
+/*
+ * The median of the slopes between every two points of different k
+ * (Theil and Sen): points off the line, up to a quarter of them, barely
+ * move it, where they turn a least-squares slope and even the resultant's
+ * period.  s0 where no two k differ or memory runs out.
+ */
+static double theil_sen(const double *y, const double *k, size_t m, double s0)
+{
+	double *sl = malloc(m * (m - 1) / 2 * sizeof(*sl)), r = s0;
+	size_t c = 0;
+
+	if (!sl)
+		return s0;
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = i + 1; j < m; j++)
+			if (k[i] != k[j])
+				sl[c++] = (y[j] - y[i]) / (k[j] - k[i]);
+	if (c)
+		r = fit_median(sl, c);
+	free(sl);
+	return r;
+}
+
+/*
+ * The slope of y against k over the points that lie on the line: those
+ * within 3.5 robust deviations of it, where a completion seen late (a
+ * busy host, a path that queued the reply) lies off it by any amount.
+ * The line starts at the Theil-Sen slope through the median of y - s * k
+ * (s0, the resultant's period, where that cannot be had), and is
+ * refitted by least squares over the points kept until they stay the
+ * same.  At least 10 points and half of all n must stay.  0 with the
+ * slope, its standard error and the points kept, or -1.
+ */
+static int robust_slope(const double *y, const double *k, const double *o, size_t m, size_t n, double s0,
+			double *slope, double *sd, size_t *kept)
+{
+	double *res = malloc(m * sizeof(*res)), *tmp = malloc(m * sizeof(*tmp)), *ky = malloc(3 * m * sizeof(*ky));
+	unsigned char *in = calloc(m, 1);
+	double s = s0, e = 0, cb[2], *yk, *kk, *ok;
+	int rc = -1;
+
+	if (!res || !tmp || !ky || !in)
+		goto out;
+	yk = ky, kk = ky + m, ok = ky + 2 * m;
+	s = theil_sen(y, k, m, s0);
+	for (size_t i = 0; i < m; i++)
+		tmp[i] = res[i] = y[i] - s * k[i];
+	cb[0] = fit_median(tmp, m);
+	for (size_t i = 0; i < m; i++)
+		res[i] -= cb[0];
+	for (int it = 0; it < 20; it++) {
+		double lim;
+		size_t c = 0;
+		int changed = 0;
+
+		for (size_t i = 0; i < m; i++)
+			tmp[i] = fabs(res[i]);
+		/*
+		 * The robust deviation, and at least the half of all n nearest
+		 * the line: where most sums fall on a few values (a simulated
+		 * drive, two zones' block times) the median deviation is 0.
+		 */
+		hd_sort_doubles(tmp, m);
+		lim = fmax(fmax(3.5 * 1.4826 * hd_percentile_sorted(tmp, m, 50), 1e-4 * s0), tmp[n / 2 < m ? n / 2 : m - 1]);
+		for (size_t i = 0; i < m; i++) {
+			unsigned char on = fabs(res[i]) <= lim;
+
+			changed |= on != in[i];
+			in[i] = on;
+			if (on) {
+				yk[c] = y[i];
+				kk[c] = k[i];
+				ok[c++] = o ? o[i] : 0;
+			}
+		}
+		if (c < 10 || 2 * c < n || line_fit(yk, kk, o ? ok : NULL, c, &s, &e, tmp, cb))
+			goto out;
+		*kept = c;
+		if (!changed)
+			break;
+		/* Every point's residual from the line of the points kept. */
+		for (size_t i = 0; i < m; i++)
+			res[i] = y[i] - cb[0] - s * k[i] - cb[1] * (o ? o[i] : 0);
+	}
+	*slope = s;
+	*sd = e;
+	rc = 0;
+out:
+	free(res);
+	free(tmp);
+	free(ky);
+	free(in);
+	return rc;
 }
 
 /*
@@ -214,16 +299,16 @@ static int line_fit(const double *y, const double *k, const double *g, size_t m,
  * time after its block passes the head, so latency plus the idle time is
  * constant modulo one revolution: x = c + k * rev for whole k.  The
  * revolution is found in two steps.  First the period T that lines the
- * sums up best: the largest local maximum of their phases' resultant
- * within 10% of the highest (T/2, T/3 line them up as well; the flank of
- * a peak does not count, where a short span of k still lines up well),
- * searched from 3 to 20 ms and refined.  Then each sum's k is read off
- * against that period, sums more than a tenth of a revolution off their
- * line (a block on another track, a cache hit) are left out, and the slope
- * of x against k by least squares is the revolution, with its standard
- * error.  Where the file gives each timed block's offset, the slope is
- * taken within buckets of 16 MiB (each its own constant: the blocks' time
- * under the head differs from zone to zone).
+ * sums up: the largest local maximum of their phases' resultant within 25%
+ * of the highest (T/2, T/3 line them up as well, and a few sums seen late
+ * can lower T's peak below theirs; 2T lines up only every other k, far
+ * lower), searched from 3 to 20 ms, moved to the top of its peak and
+ * refined.  Then each sum's k is read off against that period, sums more
+ * than a tenth of a revolution off their line (a block on another track, a
+ * cache hit) are left out, and the slope of x against k is the revolution,
+ * with its standard error: least squares over the sums on the line (see
+ * robust_slope), with a term in the blocks' offset where the file gives it
+ * (the blocks' time under the head differs from zone to zone).
  */
 int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size_t *npts)
 {
@@ -231,7 +316,7 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 			       *c = hd_df_col(df, "class"), *o = hd_df_col(df, "offset_bytes");
 	const double T_LO = 3.0, T_HI = 20.0, STEP = 0.002;
 	const size_t NT = (size_t)((T_HI - T_LO) / STEP) + 1;
-	double *x, *R, *G = NULL, *res = NULL, best = 0, T0 = NAN, phi, cs = 0, sn = 0, slope, sd;
+	double *x, *R, *G = NULL, best = 0, T0 = NAN, phi, cs = 0, sn = 0;
 	size_t n = 0, m = 0;
 
 	if (!a || !l || a->type != HD_COL_NUM || l->type != HD_COL_NUM || !df->nrows)
@@ -241,12 +326,11 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 	x = malloc(df->nrows * sizeof(*x));
 	R = malloc(NT * sizeof(*R));
 	G = malloc(df->nrows * sizeof(*G));
-	res = malloc(df->nrows * sizeof(*res));
-	if (!x || !R || !G || !res)
+	if (!x || !R || !G)
 		goto fail;
 	for (size_t i = 0; i < df->nrows; i++)
 		if (!c || c->type != HD_COL_STR || strcmp(hd_df_str(c, i), "media") == 0) {
-			G[n] = o ? floor(o->num[i] / REV_BUCKET_BYTES) : 0;
+			G[n] = o ? o->num[i] / 1073741824.0 : 0;
 			x[n++] = a->num[i] + l->num[i];
 		}
 	if (n < 20)
@@ -258,8 +342,17 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 	if (best < 0.7)
 		goto fail;
 	for (size_t i = NT - 1; i-- > 1;)
-		if (R[i] >= 0.9 * best && R[i] >= R[i - 1] && R[i] >= R[i + 1]) {
-			T0 = T_LO + STEP * (double)i;
+		if (R[i] >= 0.75 * best && R[i] >= R[i - 1] && R[i] >= R[i + 1]) {
+			/*
+			 * The top of that peak: noise on the sums breaks its
+			 * flat top into several local maxima, and the one
+			 * farthest out may lie a percent off.  T/2 lies 50% away.
+			 */
+			size_t lo = (size_t)((double)i * 0.95), hi = (size_t)fmin((double)i * 1.05, (double)(NT - 1)), top = i;
+
+			for (size_t j = lo; j <= hi; j++)
+				top = R[j] > R[top] ? j : top;
+			T0 = T_LO + STEP * (double)top;
 			break;
 		}
 	if (!isfinite(T0))
@@ -287,48 +380,23 @@ int fit_rev_from_interval(const struct hd_df *df, double *rev, double *unc, size
 		R[m++] = k;
 	}
 	/* Most sums must lie on the line: otherwise the sawtooth is not there. */
-	if (m < 10 || 2 * m < n || line_fit(x, R, G, m, &slope, &sd, res))
+	if (m < 10 || 2 * m < n)
 		goto fail;
-	/* Again without the sums off the line by more than four robust deviations of the rest. */
-	{
-		double *dev = malloc(m * sizeof(*dev)), lim;
-		size_t k = 0;
-
-		if (!dev)
-			goto fail;
-		for (size_t i = 0; i < m; i++)
-			dev[i] = fabs(res[i]);
-		lim = fmax(4 * 1.4826 * fit_median(dev, m), 1e-4 * T0);
-		for (size_t i = 0; i < m; i++)
-			if (fabs(res[i]) <= lim) {
-				x[k] = x[i];
-				G[k] = G[i];
-				R[k++] = R[i];
-			}
-		free(dev);
-		if (k >= 10 && 2 * k >= n)
-			m = k;
-	}
-	*npts = m;
-	if (line_fit(x, R, G, m, &slope, &sd, res) == 0) {
-		*rev = slope;
-		*unc = sd;
-	} else {
+	if (robust_slope(x, R, o ? G : NULL, m, n, T0, rev, unc, npts)) {
 		/* Every sum in one cycle: the resultant's period, uncertain by a step of its search. */
 		*rev = T0;
 		*unc = STEP;
+		*npts = m;
 	}
 	if (*unc < 1e-5 * *rev)
 		*unc = 1e-5 * *rev;
 	free(x);
 	free(R);
 	free(G);
-	free(res);
 	return 0;
 fail:
 	free(x);
 	free(R);
 	free(G);
-	free(res);
 	return -1;
 }

@@ -156,7 +156,7 @@ static void fill_interval_read(void *vo, int quick, double rate)
 	(void)rate;
 
 	o->op = HD_OP_READ;
-	o->intervals = quick ? "0:40:1" : "0:40:0.25";
+	o->intervals = quick ? "0:40:0.5" : "0:40:0.25";
 	o->have_iv = 1;
 	o->reps = 1;
 }
@@ -274,7 +274,7 @@ static double est_interval(int q, int w, double acc, double rate)
 static double est_interval_read(int q, int w, double acc, double rate)
 {
 	/* Intervals 0..40 ms: 20 ms of idle on average, two accesses each. */
-	int n = q ? 41 : 161;
+	int n = q ? 81 : 161;
 
 	(void)w, (void)rate;
 	return n * (0.020 + 2 * acc);

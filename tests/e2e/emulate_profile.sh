@@ -45,11 +45,13 @@ for spec in atlas3:25 st2000dm001:20; do
 	# wait for the CPU and lift the threshold (427 of 500 beside the suite).
 	[ "$media" -ge 400 ] || fail "$model: only $media of the seek samples labelled media ($classes$(grep '^# cache_threshold' "$d/seek-read.tsv"))"
 
-	# rpm near the model's.  Not yet: issue 16 asks 0.2%.  The quick profile's 41
-	# read-interval samples give 0.03-0.07% on a quiet machine, but on a busy one
+	# rpm near the model's.  Not yet: issue 16 asks 0.2%.  The quick profile's 81
+	# read-interval samples give 0.03-0.1% on a quiet machine, but on a busy one
 	# (a kernel without preemption, CPUs taken) completions reach the client
-	# milliseconds late now and then: st2000dm001 came out 0.22% low beside the
-	# suite and two busy loops.  The bound holds that.
+	# milliseconds late now and then: least squares over all the sums once came
+	# out 0.8% high beside the suite; the fit now keeps only the sums on the line
+	# (fit_rpm_late holds that on the simulated drive).  The bound holds what the
+	# emulated path gives on a busy machine.
 	"$HDDSCOPE" fit "$d" >"$T/fit" 2>&1 || fail "fit $model: $(cat "$T/fit")"
 	rpm=$(awk '$1 == "rpm" { print $2 }' "$T/fit")
 	want=$("$HDDSCOPE" sim info "$model" | sed -n 's/^rpm: //p')
