@@ -138,9 +138,10 @@ static int blk_restore_write_cache(struct hd_dev *d, char *err, size_t errlen)
 		return 0;
 	b->wc_changed = 0;
 	rc = hd_sysfs_write(b->wc_path, b->wc_saved);
-	if (rc)
-		snprintf(err, errlen, "write %s: %s; the write cache was left changed, it was '%s'", b->wc_path,
-			 strerror(-rc), b->wc_saved);
+	/* A message cut short at errlen is still the message: the return value says so, nothing more. */
+	if (rc && snprintf(err, errlen, "write %s: %s; the write cache was left changed, it was '%s'", b->wc_path,
+			   strerror(-rc), b->wc_saved) < 0)
+		err[0] = 0;
 	return rc;
 }
 
@@ -221,10 +222,11 @@ static void active_scheduler(const char *line, char *out, size_t len)
 {
 	const char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
 
-	if (a && b)
-		snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
-	else
-		snprintf(out, len, "%s", line);
+	int w = a && b ? snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1) : snprintf(out, len, "%s", line);
+
+	/* A scheduler's name is a few letters; a longer one is cut at len, and nothing is set from it. */
+	if (w < 0 && len)
+		out[0] = 0;
 }
 
 /* The queue's attribute attr (a sibling of sched_path) into path. */
