@@ -40,6 +40,9 @@ enum hd_dev_kind {
  *    devices, the virtual clock for the simulated drive).
  *  idle_ns: let ns nanoseconds pass without I/O (a real sleep on a real
  *    device; on the simulated drive, background work progresses).
+ *  host_wait_ns (optional): how long this thread has waited for a CPU so
+ *    far (hd_run_wait_ns), on backends whose clock is the host's; NULL on
+ *    a virtual clock, which no host delay reaches.
  *  close: release everything; the dev pointer is freed by hd_dev_close().
  *  submit/reap (optional, NULL when unsupported): queue a request; reap
  *    waits for the next completion, in completion order, fills it in and
@@ -69,6 +72,7 @@ struct hd_dev_ops {
 	int (*write_fua)(struct hd_dev *d, const void *buf, size_t len, uint64_t off);
 	int64_t (*now_ns)(struct hd_dev *d);
 	void (*idle_ns)(struct hd_dev *d, int64_t ns);
+	int64_t (*host_wait_ns)(struct hd_dev *d);
 	void (*close)(struct hd_dev *d);
 	int (*submit)(struct hd_dev *d, struct hd_req *r);
 	int (*reap)(struct hd_dev *d, struct hd_req *r);
@@ -131,6 +135,8 @@ int hd_dev_io(struct hd_dev *d, enum hd_op op, void *buf, size_t len, uint64_t o
 int64_t hd_dev_now(struct hd_dev *d);
 /* Let ns nanoseconds pass without I/O; nothing happens for ns <= 0 on any backend. */
 void hd_dev_idle(struct hd_dev *d, int64_t ns);
+/* The thread's wait for a CPU so far in ns (see host_wait_ns); -1 where the backend or the kernel cannot tell. */
+int64_t hd_dev_host_wait(struct hd_dev *d);
 
 /* 1 when the backend holds a queue of its own (submit/reap), else 0. */
 int hd_dev_can_queue(const struct hd_dev *d);

@@ -28,7 +28,10 @@ enum hd_class {
 	 * A write the calibration cannot place: the drive's cache takes
 	 * writes, yet this one was slower than a hit, so it waited for the
 	 * cache to make room (its time is an earlier write's destaging) or
-	 * went to the media; nothing in its time tells which.
+	 * went to the media; nothing in its time tells which.  Also a sample
+	 * the host kept waiting for a CPU while it was timed (the interval
+	 * probe's, after its retries): its time is the host's as much as the
+	 * drive's.
 	 */
 	HD_CLASS_UNKNOWN,
 };

@@ -93,6 +93,8 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
  */
 int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off, int64_t lat_ns,
 		      enum hd_class *cls);
+/* The sample just counted is of class to after all (*cls becomes to): the counts follow. */
+void hd_session_relabel(struct hd_session *s, enum hd_class *cls, enum hd_class to);
 
 /*
  * One positioned sample, the pattern of seek and response: position with

@@ -57,6 +57,13 @@ char *hd_quote(char *buf, size_t len, const char *s);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t hd_mono_ns(void);
+/*
+ * How long the calling thread has waited, runnable, for a CPU (the second
+ * figure of /proc/thread-self/schedstat), in nanoseconds; -1 where the
+ * kernel does not tell.  Its growth over a timed access is how late the
+ * host let the thread see the access complete.
+ */
+int64_t hd_run_wait_ns(void);
 /* UTC wall-clock time as "2026-11-30T08:00:00Z". */
 char *hd_utc_now(char *buf, size_t len);
 

@@ -343,6 +343,12 @@ static void blk_close(struct hd_dev *d)
 	}
 }
 
+static int64_t blk_host_wait(struct hd_dev *d)
+{
+	(void)d;
+	return hd_run_wait_ns();
+}
+
 static const struct hd_dev_ops blk_ops = {
 	.name = "blk",
 	.read = blk_read,
@@ -350,6 +356,7 @@ static const struct hd_dev_ops blk_ops = {
 	.write_fua = blk_write_fua,
 	.now_ns = blk_now,
 	.idle_ns = blk_idle,
+	.host_wait_ns = blk_host_wait,
 	.close = blk_close,
 	.identify = blk_identify,
 	.set_write_cache = blk_set_write_cache,

@@ -171,6 +171,11 @@ void hd_dev_idle(struct hd_dev *d, int64_t ns)
 	d->ops->idle_ns(d, ns);
 }
 
+int64_t hd_dev_host_wait(struct hd_dev *d)
+{
+	return d->ops->host_wait_ns ? d->ops->host_wait_ns(d) : -1;
+}
+
 int hd_dev_can_queue(const struct hd_dev *d)
 {
 	return d->ops->submit != NULL && d->ops->reap != NULL;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "hddscope/util.h"
 
@@ -267,6 +269,32 @@ int64_t hd_mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t hd_run_wait_ns(void)
+{
+	/* Opened once per process (a forked client has threads of its own). */
+	static int fd = -1;
+	static pid_t owner;
+	char buf[96];
+	ssize_t n;
+	unsigned long long run, wait;
+
+	if (fd < 0 || owner != getpid()) {
+		if (fd >= 0)
+			close(fd);
+		fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+		owner = getpid();
+		if (fd < 0)
+			return -1;
+	}
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return -1;
+	return (int64_t)wait;
 }
 
 char *hd_utc_now(char *buf, size_t len)

@@ -303,21 +303,79 @@ static int64_t iv_calibrate_writes(struct hd_session *s, unsigned char *buf, uin
  * IV_INTERRUPTED when a signal came during the idle time.
  */
 static int iv_pair(struct hd_dev *d, enum hd_op op, unsigned char *b1, uint64_t x, unsigned char *b2, uint64_t off,
-		   uint64_t block, int64_t want, int64_t *lat, int64_t *gap, uint64_t *where)
+		   uint64_t block, int64_t want, int64_t *lat, int64_t *gap, uint64_t *where, int64_t *late)
 {
-	int64_t t1, t2;
+	int64_t t1, t2, w0 = hd_dev_host_wait(d), w1, w2;
 	int rc = hd_dev_timed(d, op, b1, block, x, lat);
 
 	*where = rc ? x : off;
 	if (rc)
 		return rc;
 	t1 = hd_dev_now(d);
+	w1 = hd_dev_host_wait(d);
 	hd_dev_idle(d, t1 + want - hd_dev_now(d));
 	if (hd_interrupted)
 		return IV_INTERRUPTED;
+	w2 = hd_dev_host_wait(d);
 	t2 = hd_dev_now(d);
 	*gap = t2 - t1;
-	return hd_dev_timed(d, op, b2, block, off, lat);
+	rc = hd_dev_timed(d, op, b2, block, off, lat);
+	/* The idle time is measured whatever the host did in it; the two accesses are not. */
+	*late = w0 >= 0 && w1 >= 0 && w2 >= 0 ? w1 - w0 + hd_dev_host_wait(d) - w2 : -1;
+	return rc;
+}
+
+/*
+ * A sample whose accesses the host kept waiting for a CPU longer than this
+ * (a completion seen late, an access issued late) is taken again, up to
+ * IV_RETRIES times, and labelled unknown if still late: the sum of idle
+ * time and latency it gives is off the sawtooth by that much.  On a quiet
+ * host the wait is a few microseconds.
+ */
+#define IV_HOST_LATE_NS 50000
+#define IV_RETRIES 3
+
+/* One row: the planned idle time and what the sample gave. */
+struct iv_row {
+	int64_t want, lat, gap, late;
+	uint64_t where;
+	enum hd_op op;		/* HD_OP_READ where a write sample's first read failed */
+	int tries;		/* times taken again */
+};
+
+/*
+ * One sample at a block of the window drawn from the plan: for reads X
+ * from the window's second block on and X' the block before it; for
+ * writes X and X' the block after, their bytes read first (only they are
+ * written back, also when the sample is taken again).  Returns as iv_pair.
+ */
+static int iv_sample(struct hd_session *s, const struct hd_interval_opts *o, uint64_t lo, uint64_t nslots,
+		     unsigned char *b, struct iv_row *r)
+{
+	struct hd_dev *d = s->dev;
+	uint64_t x;
+	int rc;
+
+	if (r->op == HD_OP_READ) {
+		x = lo + (nslots > 1 ? 1 + hd_rng_below(&s->run.rng, nslots - 1) : 1) * o->block;
+		do
+			rc = iv_pair(d, r->op, b, x, b, x - o->block, o->block, r->want, &r->lat, &r->gap, &r->where,
+				     &r->late);
+		while (rc == 0 && r->late > IV_HOST_LATE_NS && r->tries++ < IV_RETRIES && !hd_interrupted);
+		return rc;
+	}
+	x = lo + hd_rng_below(&s->run.rng, nslots) * o->block;
+	rc = hd_dev_timed(d, HD_OP_READ, b, 2 * o->block, x, &r->lat);
+	if (rc) {
+		r->op = HD_OP_READ;
+		r->where = x;
+		return rc;
+	}
+	do
+		rc = iv_pair(d, r->op, b, x, b + o->block, x + o->block, o->block, r->want, &r->lat, &r->gap,
+			     &r->where, &r->late);
+	while (rc == 0 && r->late > IV_HOST_LATE_NS && r->tries++ < IV_RETRIES && !hd_interrupted);
+	return rc;
 }
 
 static int interval_run(void *vo)
@@ -326,7 +384,7 @@ static int interval_run(void *vo)
 	struct hd_session s;
 	struct hd_dev *d;
 	uint32_t *order = NULL;
-	uint64_t lo = 0, nslots = 0, total = 0, i;
+	uint64_t lo = 0, nslots = 0, total = 0, i, retaken = 0, still_late = 0;
 	void *buf = NULL;
 	int rc, ex;
 
@@ -397,38 +455,31 @@ static int interval_run(void *vo)
 	}
 
 	for (i = 0; i < total && !hd_session_stop(&s); i++) {
-		int64_t want = o.iv[order[i]], lat = 0, gap = 0;
-		uint64_t x, where;
-		unsigned char *b = buf;
-		enum hd_op op = o.op;
+		struct iv_row r = { .want = o.iv[order[i]], .op = o.op };
 		enum hd_class cls;
 
-		if (op == HD_OP_READ) {
-			/* X from the window's second block on, X' the block before it. */
-			x = lo + (nslots > 1 ? 1 + hd_rng_below(&s.run.rng, nslots - 1) : 1) * o.block;
-			rc = iv_pair(d, op, b, x, b, x - o.block, o.block, want, &lat, &gap, &where);
-		} else {
-			x = lo + hd_rng_below(&s.run.rng, nslots) * o.block;
-			/* Know the bytes of X and X' before touching them: only they are written back. */
-			rc = hd_dev_timed(d, HD_OP_READ, b, 2 * o.block, x, &lat);
-			if (rc) {
-				op = HD_OP_READ;
-				where = x;
-			} else {
-				rc = iv_pair(d, op, b, x, b + o.block, x + o.block, o.block, want, &lat, &gap, &where);
-			}
-		}
+		rc = iv_sample(&s, &o, lo, nslots, buf, &r);
+		retaken += r.tries > 0;
+		still_late += rc == 0 && r.late > IV_HOST_LATE_NS;
 		if (rc == IV_INTERRUPTED)
 			break;
-		hd_session_sample(&s, rc, op, where, lat, &cls);
-		hd_put_ms(s.rows, want);
+		hd_session_sample(&s, rc, r.op, r.where, r.lat, &cls);
+		if (rc == 0 && r.late > IV_HOST_LATE_NS)
+			hd_session_relabel(&s, &cls, HD_CLASS_UNKNOWN);
+		hd_put_ms(s.rows, r.want);
 		fputc('\t', s.rows);
-		hd_put_ms(s.rows, gap);
+		hd_put_ms(s.rows, r.gap);
 		fputc('\t', s.rows);
-		hd_put_ms(s.rows, lat);
-		fprintf(s.rows, "\t%s\t%llu\n", hd_class_name(cls), (unsigned long long)where);
+		hd_put_ms(s.rows, r.lat);
+		fprintf(s.rows, "\t%s\t%llu\n", hd_class_name(cls), (unsigned long long)r.where);
 		hd_run_progress(&s.run, i + 1, total);
 	}
+	if (hd_dev_host_wait(d) >= 0)
+		hd_dfw_meta(s.w, "host_late",
+			    "%llu samples taken again (the host kept an access waiting for a CPU over %d us), %llu "
+			    "still late after %d tries",
+			    (unsigned long long)retaken, IV_HOST_LATE_NS / 1000, (unsigned long long)still_late,
+			    IV_RETRIES + 1);
 	ex = hd_session_end(&s, "interval_ms actual_interval_ms latency_ms class offset_bytes", i == total);
 done:
 	hd_buf_free(buf, 2 * o.block);

@@ -260,6 +260,15 @@ int hd_session_sample(struct hd_session *s, int rc, enum hd_op op, uint64_t off,
 	return fatal;
 }
 
+void hd_session_relabel(struct hd_session *s, enum hd_class *cls, enum hd_class to)
+{
+	uint64_t *n[] = { &s->nmedia, &s->ncache, &s->nerror, &s->nunknown };
+
+	(*n[*cls])--;
+	(*n[to])++;
+	*cls = to;
+}
+
 int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op op, int64_t dist, void *buf,
 		     void *wbuf, size_t len, int row_has_ref)
 {
