@@ -52,6 +52,16 @@ extern const int hd_write_cache_values[];
 /* Take the optional DEVICE operand; -1 (printed) on extra operands. */
 int hd_common_operands(struct hd_common *c, int argc, char **argv);
 
+/*
+ * A timed access the host kept waiting for a CPU longer than this (its
+ * completion seen late, or the access issued late: the thread's run-queue
+ * wait over it, hd_dev_host_wait) timed the host as much as the drive, and
+ * its sample is labelled unknown.  On a quiet host the wait is a few
+ * microseconds; a busy one (CPUs taken, a kernel without preemption) adds
+ * milliseconds now and then.
+ */
+#define HD_HOST_LATE_NS 50000
+
 struct hd_session {
 	struct hd_run run;
 	struct hd_dev *dev;
@@ -67,6 +77,8 @@ struct hd_session {
 	int64_t dev_t0_ns;	/* backend clock at the start */
 	int64_t *drive_ns;	/* hd_common's: the backend time is added there at the end */
 	uint64_t nrows, nmedia, ncache, nerror, nunknown;
+	/* Samples the host kept waiting (HD_HOST_LATE_NS): taken again, and left late (labelled unknown). */
+	uint64_t host_retaken, host_late;
 	int64_t phase_rev_ns;	/* hd_session_aimed waits U(0, this) before the timed access */
 	int64_t last_lat_ns;	/* hd_session_aimed's last row: its latency and class */
 	enum hd_class last_cls;

@@ -326,13 +326,11 @@ static int iv_pair(struct hd_dev *d, enum hd_op op, unsigned char *b1, uint64_t 
 }
 
 /*
- * A sample whose accesses the host kept waiting for a CPU longer than this
- * (a completion seen late, an access issued late) is taken again, up to
- * IV_RETRIES times, and labelled unknown if still late: the sum of idle
- * time and latency it gives is off the sawtooth by that much.  On a quiet
- * host the wait is a few microseconds.
+ * A sample whose accesses the host kept waiting for a CPU longer than
+ * HD_HOST_LATE_NS (a completion seen late, an access issued late) is taken
+ * again, up to IV_RETRIES times, and labelled unknown if still late: the
+ * sum of idle time and latency it gives is off the sawtooth by that much.
  */
-#define IV_HOST_LATE_NS 50000
 #define IV_RETRIES 3
 
 /* One row: the planned idle time and what the sample gave. */
@@ -361,7 +359,7 @@ static int iv_sample(struct hd_session *s, const struct hd_interval_opts *o, uin
 		do
 			rc = iv_pair(d, r->op, b, x, b, x - o->block, o->block, r->want, &r->lat, &r->gap, &r->where,
 				     &r->late);
-		while (rc == 0 && r->late > IV_HOST_LATE_NS && r->tries++ < IV_RETRIES && !hd_interrupted);
+		while (rc == 0 && r->late > HD_HOST_LATE_NS && r->tries++ < IV_RETRIES && !hd_interrupted);
 		return rc;
 	}
 	x = lo + hd_rng_below(&s->run.rng, nslots) * o->block;
@@ -374,7 +372,7 @@ static int iv_sample(struct hd_session *s, const struct hd_interval_opts *o, uin
 	do
 		rc = iv_pair(d, r->op, b, x, b + o->block, x + o->block, o->block, r->want, &r->lat, &r->gap,
 			     &r->where, &r->late);
-	while (rc == 0 && r->late > IV_HOST_LATE_NS && r->tries++ < IV_RETRIES && !hd_interrupted);
+	while (rc == 0 && r->late > HD_HOST_LATE_NS && r->tries++ < IV_RETRIES && !hd_interrupted);
 	return rc;
 }
 
@@ -384,7 +382,7 @@ static int interval_run(void *vo)
 	struct hd_session s;
 	struct hd_dev *d;
 	uint32_t *order = NULL;
-	uint64_t lo = 0, nslots = 0, total = 0, i, retaken = 0, still_late = 0;
+	uint64_t lo = 0, nslots = 0, total = 0, i;
 	void *buf = NULL;
 	int rc, ex;
 
@@ -459,13 +457,14 @@ static int interval_run(void *vo)
 		enum hd_class cls;
 
 		rc = iv_sample(&s, &o, lo, nslots, buf, &r);
-		retaken += r.tries > 0;
-		still_late += rc == 0 && r.late > IV_HOST_LATE_NS;
+		s.host_retaken += r.tries > 0;
 		if (rc == IV_INTERRUPTED)
 			break;
 		hd_session_sample(&s, rc, r.op, r.where, r.lat, &cls);
-		if (rc == 0 && r.late > IV_HOST_LATE_NS)
+		if (rc == 0 && r.late > HD_HOST_LATE_NS) {
 			hd_session_relabel(&s, &cls, HD_CLASS_UNKNOWN);
+			s.host_late++;
+		}
 		hd_put_ms(s.rows, r.want);
 		fputc('\t', s.rows);
 		hd_put_ms(s.rows, r.gap);
@@ -474,12 +473,6 @@ static int interval_run(void *vo)
 		fprintf(s.rows, "\t%s\t%llu\n", hd_class_name(cls), (unsigned long long)r.where);
 		hd_run_progress(&s.run, i + 1, total);
 	}
-	if (hd_dev_host_wait(d) >= 0)
-		hd_dfw_meta(s.w, "host_late",
-			    "%llu samples taken again (the host kept an access waiting for a CPU over %d us), %llu "
-			    "still late after %d tries",
-			    (unsigned long long)retaken, IV_HOST_LATE_NS / 1000, (unsigned long long)still_late,
-			    IV_RETRIES + 1);
 	ex = hd_session_end(&s, "interval_ms actual_interval_ms latency_ms class offset_bytes", i == total);
 done:
 	hd_buf_free(buf, 2 * o.block);

@@ -278,7 +278,7 @@ int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op 
 	enum hd_class cls;
 	/* Drawn before anything else, whatever happens next: the plan stays the seed's. */
 	double phase = hd_rng_uniform(&s->run.rng);
-	int64_t delay = 0;
+	int64_t delay = 0, w0 = -1, w1 = -1;
 	int rc = hd_position(&s->run, aim, buf, len, &ref, &target, &row_op, &lat);
 
 	if (hd_interrupted)
@@ -295,17 +295,20 @@ int hd_session_aimed(struct hd_session *s, const struct hd_aim *aim, enum hd_op 
 		delay = hd_dev_now(s->dev) - t0;
 		if (hd_interrupted)
 			return -EINTR;
+		w0 = hd_dev_host_wait(s->dev);
 		rc = hd_dev_timed(s->dev, op, op == HD_OP_WRITE ? wbuf : buf, len, target, &lat);
+		w1 = hd_dev_host_wait(s->dev);
 		if (rc == -EINTR && hd_interrupted)
 			return -EINTR;
 	}
 	hd_session_sample(s, rc, row_op, target, lat, &cls);
-	/* A sample whose reference could not be read from the media started from an unknown place. */
-	if (!rc && s->run.unplaced && cls == HD_CLASS_MEDIA) {
-		cls = HD_CLASS_UNKNOWN;
-		s->nmedia--;
-		s->nunknown++;
+	if (!rc && w0 >= 0 && w1 - w0 > HD_HOST_LATE_NS && cls != HD_CLASS_UNKNOWN) {
+		hd_session_relabel(s, &cls, HD_CLASS_UNKNOWN);
+		s->host_late++;
 	}
+	/* A sample whose reference could not be read from the media started from an unknown place. */
+	if (!rc && s->run.unplaced && cls == HD_CLASS_MEDIA)
+		hd_session_relabel(s, &cls, HD_CLASS_UNKNOWN);
 	s->last_lat_ns = lat;
 	s->last_cls = cls;
 	fprintf(s->rows, "%" PRId64 "\t%" PRIu64 "\t", dist, row_has_ref ? ref : target);
@@ -445,6 +448,11 @@ int hd_session_end(struct hd_session *s, const char *columns, int ran_to_end)
 	hd_dfw_meta(s->w, "samples_error", "%" PRIu64, s->nerror);
 	if (s->run.wcal || s->nunknown)
 		hd_dfw_meta(s->w, "samples_unknown", "%" PRIu64, s->nunknown);
+	if (hd_dev_host_wait(s->dev) >= 0)
+		hd_dfw_meta(s->w, "host_late",
+			    "%" PRIu64 " samples taken again, %" PRIu64 " labelled unknown: the host kept an access "
+			    "waiting for a CPU over %d us while it was timed",
+			    s->host_retaken, s->host_late, HD_HOST_LATE_NS / 1000);
 	hd_dfw_columns(s->w, columns);
 	rc = hd_dfw_finish(s->w, complete, &call);
 	s->w = NULL;
