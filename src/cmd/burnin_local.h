@@ -19,6 +19,7 @@
 struct bi_plan {
 	double duration_s, every_s;
 	uint64_t points, reps, seed;
+	uint64_t rounds;	/* at most this many rounds; 0: as many as the time takes */
 	size_t ndev;
 	char **dev;		/* the DEVICE operands */
 };

@@ -43,8 +43,8 @@ struct burnin_opts {
 	int64_t every_ns;
 	int have_every;
 	const char *out, *resume, *prom;
-	uint64_t points, reps, seed;
-	int have_points, have_reps, have_seed;
+	uint64_t points, reps, seed, rounds;
+	int have_points, have_reps, have_seed, have_rounds;
 };
 
 #define O(m) offsetof(struct burnin_opts, m)
@@ -58,6 +58,8 @@ static const struct hd_option burnin_options[] = {
 	  .help = "how long: rounds start until H hours have passed" },
 	{ .name = "minutes", .kind = HD_OPT_DOUBLE, .arg = "M", .off = O(minutes), .dlo = 0.001, .dhi = 600000,
 	  .given = HD_OPT_GIVEN(struct burnin_opts, have_minutes), .help = "the same in minutes" },
+	{ .name = "rounds", .kind = HD_OPT_COUNT, .arg = "N", .off = O(rounds), .hi = 1000000, .shown = "0: no limit",
+	  .given = HD_OPT_GIVEN(struct burnin_opts, have_rounds), .help = "at most N rounds, however short the time" },
 	{ .name = "every", .kind = HD_OPT_DURATION, .arg = "TIME", .off = O(every_ns), .shown = "0",
 	  .given = HD_OPT_GIVEN(struct burnin_opts, have_every),
 	  .help = "a round starts every TIME (idle in between; 0: back to back)" },
@@ -243,6 +245,12 @@ static void dev_identity(struct bi_dev *d, struct hd_dev *dev, int resumed)
 	hd_identity_free(&id);
 }
 
+/* The plan's --rounds have all been taken. */
+static int rounds_done(const struct bi_dev *d)
+{
+	return d->plan->rounds && d->n >= d->plan->rounds;
+}
+
 /* The whole burn-in of one device (a child process): its exit code. */
 static int dev_main(struct bi_dev *d, int resumed, int fd)
 {
@@ -259,9 +267,13 @@ static int dev_main(struct bi_dev *d, int resumed, int fd)
 	}
 	dev_identity(d, dev, resumed);
 	/*
-	 * The burn-in's clock goes on from the time saved; a simulated drive
+	 * The burn-in's clock goes on from the time saved, or from when the
+	 * round after the last one was due: the time a run was stopped for
+	 * counts as the idle time the plan had there.  A simulated drive
 	 * opened again starts its own virtual clock, and its faults, afresh.
 	 */
+	if (d->n && d->r[d->n - 1].start_s + d->plan->every_s > d->elapsed_s)
+		d->elapsed_s = d->r[d->n - 1].start_s + d->plan->every_s;
 	t0_s = d->elapsed_s;
 	t0_ns = hd_dev_now(dev);
 	if (bi_dev_save(d)) {
@@ -269,14 +281,14 @@ static int dev_main(struct bi_dev *d, int resumed, int fd)
 		return HD_EXIT_SETUP;
 	}
 	report(fd, d, "running");
-	while (!stop && !hd_interrupted && d->elapsed_s < d->plan->duration_s) {
+	while (!stop && !hd_interrupted && d->elapsed_s < d->plan->duration_s && !rounds_done(d)) {
 		int64_t start = hd_dev_now(dev);
 
 		ex = dev_round(d, dev, t0_s, t0_ns, &stop);
 		if (ex)
 			break;
 		report(fd, d, "running");
-		if (!stop && d->elapsed_s < d->plan->duration_s)
+		if (!stop && d->elapsed_s < d->plan->duration_s && !rounds_done(d))
 			idle_for(dev, start + every - hd_dev_now(dev));
 		d->elapsed_s = t0_s + (double)(hd_dev_now(dev) - t0_ns) / 1e9;
 	}
@@ -477,6 +489,7 @@ static int plan_new(const struct burnin_opts *o, int argc, char **argv, struct b
 	p->points = o->points;
 	p->reps = o->reps;
 	p->seed = o->seed;
+	p->rounds = o->rounds;
 	p->ndev = (size_t)(argc - optind);
 	p->dev = calloc(p->ndev, sizeof(*p->dev));
 	for (size_t i = 0; p->dev && i < p->ndev; i++)
@@ -495,9 +508,9 @@ static int plan_new(const struct burnin_opts *o, int argc, char **argv, struct b
 static int plan_resume(const struct burnin_opts *o, int argc, struct bi_plan *p)
 {
 	if (optind < argc || o->have_hours || o->have_minutes || o->have_every || o->have_points || o->have_reps ||
-	    o->have_seed || o->out) {
-		hd_err("--resume %s goes on with the plan saved there: no devices, -o, --hours, --minutes, --every, "
-		       "--points, --reps or --seed with it", o->resume);
+	    o->have_seed || o->have_rounds || o->out) {
+		hd_err("--resume %s goes on with the plan saved there: no devices, -o, --hours, --minutes, --rounds, "
+		       "--every, --points, --reps or --seed with it", o->resume);
 		return HD_EXIT_USAGE;
 	}
 	return bi_plan_load(o->resume, p) ? HD_EXIT_SETUP : 0;

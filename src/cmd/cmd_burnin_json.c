@@ -347,6 +347,7 @@ static void plan_json(struct hd_json *j, const struct bi_plan *p)
 	hd_json_uint(j, "points", p->points);
 	hd_json_uint(j, "reps", p->reps);
 	hd_json_uint(j, "seed", p->seed);
+	hd_json_uint(j, "rounds", p->rounds);
 	hd_json_arr(j, "devices");
 	for (size_t i = 0; i < p->ndev; i++)
 		hd_json_str(j, NULL, p->dev[i]);
@@ -417,6 +418,7 @@ int bi_plan_load(const char *dir, struct bi_plan *p)
 	p->points = jv_u64(v, "plan.points");
 	p->reps = jv_u64(v, "plan.reps");
 	p->seed = jv_u64(v, "plan.seed");
+	p->rounds = jv_u64(v, "plan.rounds");
 	if (!devs || devs->type != HD_JV_ARR || !devs->n || !(p->duration_s > 0) || !(p->every_s >= 0) ||
 	    p->points < 40 || !p->reps) {
 		hd_err("%s: no burn-in plan (plan.devices, duration_s, every_s, points, reps)", path);
