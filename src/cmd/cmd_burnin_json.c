@@ -282,7 +282,7 @@ static void ident(const struct hd_jv *v, struct bi_dev *d)
 	snprintf(d->serial, sizeof(d->serial), "%s", s ? s : "");
 	snprintf(d->firmware, sizeof(d->firmware), "%s", f ? f : "");
 	d->capacity_bytes = jv_u64(v, "identity.capacity_bytes");
-	d->rpm_nominal = (int)hd_jv_num(v, "identity.rpm_nominal", 0);
+	d->rpm_nominal = jv_u64(v, "identity.rpm_nominal") <= 1000000 ? (int)jv_u64(v, "identity.rpm_nominal") : 0;
 	d->simulated = sim && sim->type == HD_JV_BOOL && sim->num != 0;
 	d->complete = c && c->type == HD_JV_BOOL && c->num != 0;
 }
@@ -419,8 +419,10 @@ int bi_plan_load(const char *dir, struct bi_plan *p)
 	p->reps = jv_u64(v, "plan.reps");
 	p->seed = jv_u64(v, "plan.seed");
 	p->rounds = jv_u64(v, "plan.rounds");
-	if (!devs || devs->type != HD_JV_ARR || !devs->n || !(p->duration_s > 0) || !(p->every_s >= 0) ||
-	    p->points < 40 || !p->reps) {
+	/* The ranges of the options that made the plan. */
+	if (!devs || devs->type != HD_JV_ARR || !devs->n || !(p->duration_s > 0 && p->duration_s <= 3.6e7) ||
+	    !(p->every_s >= 0 && p->every_s <= 3.6e7) || p->points < 40 || p->points > 1000 || !p->reps ||
+	    p->reps > 10000) {
 		hd_err("%s: no burn-in plan (plan.devices, duration_s, every_s, points, reps)", path);
 		goto out;
 	}
