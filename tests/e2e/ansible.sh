@@ -15,6 +15,29 @@ command -v ansible-playbook >/dev/null || skip "no ansible-playbook (Debian: ans
 printf 'write_cache = on\nwrite_cache_kb = 32\nsmart = on\n' >>"$T/steady.drive"
 { cat "$T/steady.drive"; printf 'bad_sectors_after_hours = 1\nbad_sectors_count = 8\n'; } >"$T/bad.drive"
 
+# The role's choice of drives, from lsblk's JSON: rotating whole disks that
+# nothing uses (the system disk, a disk with swap or a RAID member, an SSD, a
+# partition and a loop device are not chosen), narrowed by serial or model.
+sel=$HDDSCOPE_SRC/data/ansible/roles/hddscope_burnin/files/select_drives.py
+cat >"$T/lsblk.json" <<'EOF'
+{"blockdevices": [
+ {"name": "sda", "path": "/dev/sda", "type": "disk", "rota": true, "serial": "S1", "model": "M1", "fstype": null, "mountpoint": null,
+  "children": [{"name": "sda1", "path": "/dev/sda1", "type": "part", "rota": true, "fstype": "ext4", "mountpoint": "/"}]},
+ {"name": "sdb", "path": "/dev/sdb", "type": "disk", "rota": true, "serial": "S2", "model": "M2", "fstype": null, "mountpoint": null},
+ {"name": "sdc", "path": "/dev/sdc", "type": "disk", "rota": false, "serial": "S3", "model": "M2", "fstype": null, "mountpoint": null},
+ {"name": "sdd", "path": "/dev/sdd", "type": "disk", "rota": true, "serial": "S4", "model": "M2", "fstype": null, "mountpoint": null,
+  "children": [{"name": "sdd1", "path": "/dev/sdd1", "type": "part", "rota": true, "fstype": "swap", "mountpoint": null}]},
+ {"name": "sde", "path": "/dev/sde", "type": "disk", "rota": true, "serial": "S5", "model": "M3", "fstype": "linux_raid_member", "mountpoint": null},
+ {"name": "sdf", "path": "/dev/sdf", "type": "disk", "rota": true, "serial": "S6", "model": "M3", "fstype": null, "mountpoint": null,
+  "children": [{"name": "sdf1", "path": "/dev/sdf1", "type": "part", "rota": true, "fstype": null, "mountpoint": null}]},
+ {"name": "loop0", "path": "/dev/loop0", "type": "loop", "rota": true, "serial": null, "model": null, "fstype": null, "mountpoint": null}
+]}
+EOF
+[ "$(python3 "$sel" --lsblk "$T/lsblk.json")" = '["/dev/sdb", "/dev/sdf"]' ] || fail "select_drives: all"
+[ "$(python3 "$sel" --lsblk "$T/lsblk.json" --serials S6,S1)" = '["/dev/sdf"]' ] || fail "select_drives: by serial"
+[ "$(python3 "$sel" --lsblk "$T/lsblk.json" --models M2)" = '["/dev/sdb"]' ] || fail "select_drives: by model"
+pass "the role chooses rotating disks nobody uses, by serial, by model"
+
 py=$(command -v python3)
 cat >"$T/inventory" <<EOF
 [burnin]

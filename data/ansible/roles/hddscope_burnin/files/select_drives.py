@@ -28,11 +28,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--serials", default="")
     ap.add_argument("--models", default="")
+    ap.add_argument("--lsblk", help="lsblk's JSON from this file instead of running lsblk")
     a = ap.parse_args()
     serials = {s for s in a.serials.split(",") if s}
     models = {m for m in a.models.split(",") if m}
-    out = subprocess.run(["lsblk", "-J", "-o", "NAME,PATH,TYPE,ROTA,SERIAL,MODEL,FSTYPE,MOUNTPOINT"],
-                         check=True, capture_output=True, text=True).stdout
+    if a.lsblk:
+        with open(a.lsblk, encoding="utf-8") as f:
+            out = f.read()
+    else:
+        out = subprocess.run(["lsblk", "-J", "-o", "NAME,PATH,TYPE,ROTA,SERIAL,MODEL,FSTYPE,MOUNTPOINT"],
+                             check=True, capture_output=True, text=True).stdout
     chosen = []
     for d in json.loads(out).get("blockdevices", []):
         rota = d.get("rota")
