@@ -255,12 +255,16 @@ static int rounds_done(const struct bi_dev *d)
 static int dev_main(struct bi_dev *d, int resumed, int fd)
 {
 	struct hd_dev *dev;
+	char path[4300];
 	double t0_s;
 	int64_t t0_ns, every = (int64_t)(d->plan->every_s * 1e9);
 	int ex = hd_open_target(&dev, d->spec, HD_OPEN_WRITE | HD_OPEN_SYNC), stop = 0;
 
 	if (ex)
 		return ex;
+	/* A device of a resumed burn-in that had not started yet starts now. */
+	snprintf(path, sizeof(path), "%s/device.json", d->dir);
+	resumed = resumed && access(path, F_OK) == 0;
 	if (resumed && bi_dev_load(d)) {
 		hd_dev_close(dev);
 		return HD_EXIT_SETUP;
@@ -535,11 +539,15 @@ static int out_dir(const char *dir)
 	return 0;
 }
 
-/* Every device's state and result directory. */
-static int devs_init(const char *dir, const struct bi_plan *p, struct bi_dev *devs)
+/*
+ * Every device's state and result directory; resumed, the rounds each one
+ * kept, so that burnin.json holds them from the start.
+ */
+static int devs_init(const char *dir, const struct bi_plan *p, struct bi_dev *devs, int resumed)
 {
 	for (size_t i = 0; i < p->ndev; i++) {
 		struct bi_dev *d = &devs[i];
+		char path[4300];
 		int rc;
 
 		d->plan = p;
@@ -553,6 +561,9 @@ static int devs_init(const char *dir, const struct bi_plan *p, struct bi_dev *de
 			hd_err("%s: %s", d->dir, hd_fs_strerror(rc));
 			return HD_EXIT_SETUP;
 		}
+		snprintf(path, sizeof(path), "%s/device.json", d->dir);
+		if (resumed && access(path, F_OK) == 0 && bi_dev_load(d))
+			return HD_EXIT_SETUP;
 	}
 	return 0;
 }
@@ -599,7 +610,7 @@ int hd_cmd_burnin(int argc, char **argv)
 		ex = HD_EXIT_SETUP;
 	}
 	if (!ex)
-		ex = devs_init(dir, &p, devs);
+		ex = devs_init(dir, &p, devs, o.resume != NULL);
 	if (!ex && bi_summary_save(dir, &p, devs, 0))
 		ex = HD_EXIT_SETUP;
 	if (!ex)

@@ -295,6 +295,7 @@ int bi_dev_load(struct bi_dev *d)
 	struct hd_jv *v;
 	int rc = -1;
 
+	bi_dev_free(d);
 	snprintf(path, sizeof(path), "%s/device.json", d->dir);
 	if (hd_jv_load(path, &v, err, sizeof(err))) {
 		hd_err("%s", err);

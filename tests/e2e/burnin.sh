@@ -179,6 +179,14 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && command -v mkfs.ext4 >
 		grep -q "$loop" "$T/err" || fail "mounted device: message does not name it"
 		[ -e "$T/no" ] && fail "mounted device: a result directory"
 		pass "a mounted device refused"
+		umount "$T/mnt" || fail "umount"
+		MOUNTS=()
+		# Unmounted, the same loop device is burnt in and left byte for byte as it was.
+		sum1=$(sha256sum <"$loop")
+		run 4 "$HDDSCOPE" burnin --write --rounds 1 --points 40 --reps 2 -o "$T/l" "$loop"
+		[ "$(sha256sum <"$loop")" = "$sum1" ] || fail "the loop device changed"
+		grep -q '^# complete: yes' "$T"/l/01-*/round-0001.tsv || fail "loop: round not complete"
+		pass "a loop device burnt in, byte-identical"
 	else
 		echo "note: no loop device mount here; the mounted-device refusal not checked"
 	fi
