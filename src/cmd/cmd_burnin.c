@@ -11,6 +11,7 @@
  * burnin.json, and --prom its metrics.  On a simulated drive the rounds
  * run on its virtual clock.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -436,7 +437,10 @@ static int run_all(const char *dir, const struct bi_plan *p, struct bi_dev *devs
 	char path[4300];
 
 	if (!pid || !status || pipe(fds)) {
-		hd_err("%s: cannot start the device processes: %s", dir, pid && status ? strerror(errno) : "out of memory");
+		if (pid && status)
+			hd_err("pipe for the device processes of %s: %s", dir, strerror(errno));
+		else
+			hd_err("%s: out of memory for %zu device processes", dir, p->ndev);
 		free(pid);
 		free(status);
 		return HD_EXIT_SETUP;
@@ -520,6 +524,21 @@ static int plan_resume(const struct burnin_opts *o, int argc, struct bi_plan *p)
 	return bi_plan_load(o->resume, p) ? HD_EXIT_SETUP : 0;
 }
 
+/* 1 when dir is absent or holds nothing (one it cannot read counts as empty: making it then says why). */
+static int dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return 1;
+	while (empty && (e = readdir(d)))
+		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+	closedir(d);
+	return empty;
+}
+
 /* A new result directory: absent or empty, and never one of a burn-in already (that is --resume's). */
 static int out_dir(const char *dir)
 {
@@ -529,6 +548,10 @@ static int out_dir(const char *dir)
 	snprintf(path, sizeof(path), "%s/burnin.json", dir);
 	if (access(path, F_OK) == 0) {
 		hd_err("%s: holds a burn-in already; --resume %s goes on with it", dir, dir);
+		return HD_EXIT_SETUP;
+	}
+	if (!dir_empty(dir)) {
+		hd_err("%s: not empty; a burn-in writes into a new or empty directory", dir);
 		return HD_EXIT_SETUP;
 	}
 	rc = hd_out_make_dir(dir);

@@ -166,9 +166,13 @@ grep -q "none.drive" "$T/err" || fail "unknown device: message names it"
 [ -e "$T/no" ] && fail "refused device: a result directory"
 run 2 "$HDDSCOPE" burnin --write -o "$T/b" sim:atlas3
 grep -q 'holds a burn-in already; --resume' "$T/err" || fail "result directory in use: message"
+mkdir "$T/full" && : >"$T/full/x" || fail "mkdir"
+run 2 "$HDDSCOPE" burnin --write -o "$T/full" sim:atlas3
+grep -q "$T/full: not empty" "$T/err" || fail "a directory not empty: message"
+[ "$(ls "$T/full")" = x ] || fail "a directory not empty: written into"
 run 1 "$HDDSCOPE" burnin --write sim:atlas3 sim:atlas3 -o "$T/no"
 grep -q 'named twice' "$T/err" || fail "a device named twice"
-pass "refused: no --write, --hours with --minutes, no device, a device that cannot be opened, a used directory"
+pass "refused: no --write, --hours with --minutes, no device, a device that cannot be opened, a used or full directory"
 
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null; then
 	random_file "$T/m.img" $((16 << 20))
