@@ -60,14 +60,15 @@ int hd_burnin_round_read(const char *path, struct hd_burnin_round *r, char *err,
 void hd_burnin_round_free(struct hd_burnin_round *r);
 
 /* The burn-in's rules: the limits of its decision, listed by burnin --help. */
-#define HD_BURNIN_NRULES 3
+#define HD_BURNIN_NRULES 4
 extern struct hd_verdict_rule hd_burnin_rules[HD_BURNIN_NRULES];
 
 /*
  * Judge n rounds (in order) with the SMART snapshot before the first:
  * the slow-write rate of the later half of the rounds against the earlier
- * half (FAIL when their 95% intervals part upwards, or when the later half
- * is unstable by itself), the median write p99 likewise (FAIL past
+ * half (FAIL when their 95% intervals part upwards and the later rate is
+ * burnin_slow_drift times the earlier or more, or when the later half is
+ * unstable by itself), the median write p99 likewise (FAIL past
  * burnin_p99_drift), every SMART counter that moved (FAIL), I/O errors
  * (FAIL); WARN where SMART is not available or there are fewer than two
  * rounds to compare.

@@ -22,6 +22,8 @@ const char *const hd_burnin_counter_name[HD_BI_NCOUNTERS] = {
 };
 
 struct hd_verdict_rule hd_burnin_rules[HD_BURNIN_NRULES] = {
+	{ "burnin_slow_drift", 1.5,
+	  "slow-write rate of the later half of the rounds over the earlier half, their intervals apart: FAIL at" },
 	{ "burnin_slow_unstable", HD_WRITE_SLOW_UNSTABLE * 100,
 	  "% of slow writes in the later half of the rounds (the lower end of its 95% interval): FAIL at" },
 	{ "burnin_p99_drift", 1.25, "write p99 of the later half of the rounds over the earlier half: FAIL at" },
@@ -279,7 +281,7 @@ static void judge_slow(const struct hd_burnin_round *r, size_t n, struct hd_verd
 {
 	size_t h = n / 2;
 	uint64_t k1, n1, k2, n2;
-	double lo1, hi1, lo2, hi2, p1, p2, lim = rule("burnin_slow_unstable");
+	double lo1, hi1, lo2, hi2, p1, p2, lim = rule("burnin_slow_unstable"), by = rule("burnin_slow_drift");
 
 	pool(r, 0, h, &k1, &n1, &lo1, &hi1);
 	pool(r, n - h, n, &k2, &n2, &lo2, &hi2);
@@ -289,14 +291,18 @@ static void judge_slow(const struct hd_burnin_round *r, size_t n, struct hd_verd
 	}
 	p1 = 100.0 * (double)k1 / (double)n1;
 	p2 = 100.0 * (double)k2 / (double)n2;
-	if (lo2 > hi1)
-		add(v, "burnin_slow_drift", HD_VERDICT_FAIL, p2, hi1 * 100,
+	/*
+	 * Apart and material: over days of rounds the intervals narrow until a
+	 * drive warming up by a degree would part them.
+	 */
+	if (lo2 > hi1 && p2 >= by * p1)
+		add(v, "burnin_slow_drift", HD_VERDICT_FAIL, p1 > 0 ? p2 / p1 : INFINITY, by,
 		    "slow-write rate drifted up: %.2f%% (%llu of %llu; 95%% interval %.2f-%.2f%%) in rounds %zu-%zu, "
 		    "%.2f%% (%llu of %llu; %.2f-%.2f%%) in rounds %zu-%zu", p2, (unsigned long long)k2,
 		    (unsigned long long)n2, lo2 * 100, hi2 * 100, n - h + 1, n, p1, (unsigned long long)k1,
 		    (unsigned long long)n1, lo1 * 100, hi1 * 100, (size_t)1, h);
 	else
-		add(v, "burnin_slow_drift", HD_VERDICT_PASS, p2, hi1 * 100,
+		add(v, "burnin_slow_drift", HD_VERDICT_PASS, p1 > 0 ? p2 / p1 : NAN, by,
 		    "slow-write rate steady: %.2f%% (95%% interval %.2f-%.2f%%) in rounds %zu-%zu, %.2f%% "
 		    "(%.2f-%.2f%%) in rounds 1-%zu", p2, lo2 * 100, hi2 * 100, n - h + 1, n, p1, lo1 * 100, hi1 * 100, h);
 	if (lo2 * 100 >= lim)

@@ -25,31 +25,38 @@ struct jcase {
 	size_t nrounds;
 	enum hd_verdict_level want;
 	const char *rule;		/* the rule that must say want (NULL: none in particular) */
+	uint64_t writes;		/* per round; 0: 2000 */
 };
 
 static const struct jcase cases[] = {
 	/* 0.3% slow in every round of 2000 writes, p99 steady: PASS. */
 	{ "steady", { 6, 6, 6, 6, 6, 6, 6, 6 }, { 11, 11, 11.2, 11, 11.1, 11, 11.2, 11 }, 0, 1, 0, NR,
-	  HD_VERDICT_PASS, NULL },
+	  HD_VERDICT_PASS, NULL, 0 },
 	/* 0.3% then 1.5%: the later half's interval lies above the earlier's. */
 	{ "slow drift", { 6, 6, 6, 6, 30, 30, 30, 30 }, { 11, 11, 11, 11, 11, 11, 11, 11 }, 0, 1, 0, NR,
-	  HD_VERDICT_FAIL, "burnin_slow_drift" },
+	  HD_VERDICT_FAIL, "burnin_slow_drift", 0 },
 	/* 0.3% then 0.45%: the intervals overlap, no drift. */
 	{ "slow noise", { 6, 6, 6, 6, 9, 9, 9, 9 }, { 11, 11, 11, 11, 11, 11, 11, 11 }, 0, 1, 0, NR,
-	  HD_VERDICT_PASS, NULL },
+	  HD_VERDICT_PASS, NULL, 0 },
+	/*
+	 * 0.30% then 0.36% of 2000000 writes a round: intervals apart (about
+	 * +-0.004%) but not 1.5 times: no drift.
+	 */
+	{ "slow small", { 6000, 6000, 6000, 6000, 7200, 7200, 7200, 7200 }, { 11, 11, 11, 11, 11, 11, 11, 11 }, 0, 1,
+	  0, NR, HD_VERDICT_PASS, NULL, 2000000 },
 	/* p99 up by a third, slow rate steady. */
 	{ "p99 drift", { 6, 6, 6, 6, 6, 6, 6, 6 }, { 11, 11, 11, 11, 15, 15, 15, 15 }, 0, 1, 0, NR,
-	  HD_VERDICT_FAIL, "burnin_p99_drift" },
+	  HD_VERDICT_FAIL, "burnin_p99_drift", 0 },
 	/* p99 up by a fifth: below 1.25. */
 	{ "p99 noise", { 6, 6, 6, 6, 6, 6, 6, 6 }, { 11, 11, 11, 11, 13.2, 13.2, 13.2, 13.2 }, 0, 1, 0, NR,
-	  HD_VERDICT_PASS, NULL },
+	  HD_VERDICT_PASS, NULL, 0 },
 	{ "reallocated", { 6, 6, 6, 6, 6, 6, 6, 6 }, { 11, 11, 11, 11, 11, 11, 11, 11 }, 0, 1, 3, NR,
-	  HD_VERDICT_FAIL, "burnin_smart" },
+	  HD_VERDICT_FAIL, "burnin_smart", 0 },
 	{ "errors", { 6, 6, 6, 6, 6, 6, 6, 6 }, { 11, 11, 11, 11, 11, 11, 11, 11 }, 2, 1, 0, NR,
-	  HD_VERDICT_FAIL, "burnin_errors" },
+	  HD_VERDICT_FAIL, "burnin_errors", 0 },
 	{ "no smart", { 6, 6, 6, 6, 6, 6, 6, 6 }, { 11, 11, 11, 11, 11, 11, 11, 11 }, 0, 0, 0, NR,
-	  HD_VERDICT_WARN, "burnin_smart" },
-	{ "one round", { 6 }, { 11 }, 0, 1, 0, 1, HD_VERDICT_WARN, "burnin_rounds" },
+	  HD_VERDICT_WARN, "burnin_smart", 0 },
+	{ "one round", { 6 }, { 11 }, 0, 1, 0, 1, HD_VERDICT_WARN, "burnin_rounds", 0 },
 };
 
 static void smart(struct hd_burnin_smart *s, int available, uint64_t realloc_n)
@@ -74,7 +81,7 @@ START_TEST(test_judge)
 	smart(&before, c->smart, 0);
 	for (size_t i = 0; i < c->nrounds; i++) {
 		r[i].index = (unsigned)i + 1;
-		r[i].writes = 2000;
+		r[i].writes = c->writes ? c->writes : 2000;
 		r[i].slow = c->slow[i];
 		r[i].write_p99_ms = c->p99[i];
 		r[i].errors = i == 2 ? c->errors : 0;
