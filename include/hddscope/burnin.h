@@ -42,6 +42,7 @@ struct hd_burnin_round {
 	uint64_t writes, slow, reads, errors;
 	double slow_rate, slow_lo, slow_hi;	/* fraction of writes slow and its 95% Wilson interval */
 	double rev_ms;			/* the revolution slow writes were counted by */
+	int rev_assumed;		/* ... 7200 rpm assumed: the file gives no rpm */
 	double write_p50_ms, write_p99_ms;	/* medians over distances of 5 writes or more */
 	double read_p50_ms, read_p99_ms;
 	struct hd_burnin_dist *dist;

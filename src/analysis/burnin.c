@@ -211,7 +211,8 @@ int hd_burnin_round_read(const char *path, struct hd_burnin_round *r, char *err,
 	if (hd_df_read(path, &df, err, errlen))
 		return -1;
 	rpm = hd_df_meta(df, "rpm_nominal");
-	r->rev_ms = rpm && sscanf(rpm, "%lf", &v) == 1 && v > 1 ? 60000.0 / v : 60000.0 / 7200;
+	r->rev_assumed = !(rpm && sscanf(rpm, "%lf", &v) == 1 && v > 1 && v < 1e6);
+	r->rev_ms = r->rev_assumed ? 60000.0 / 7200 : 60000.0 / v;
 	complete = hd_df_meta(df, "complete");
 	r->complete = complete && strcmp(complete, "yes") == 0;
 	if (accesses(df, r, &a, &n, err, errlen))
@@ -385,6 +386,13 @@ void hd_burnin_judge(const struct hd_burnin_round *r, size_t n, const struct hd_
 		if (!isnan(r[i].smart.temperature_c) && !(r[i].smart.temperature_c <= tmax))
 			tmax = r[i].smart.temperature_c;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (r[i].rev_assumed) {
+			add(v, "burnin_revolution", HD_VERDICT_WARN, r[i].rev_ms, NAN,
+			    "the drive gives no rpm: slow writes counted by an assumed 7200 rpm (%.3f ms) from round %zu on",
+			    r[i].rev_ms, i + 1);
+			break;
+		}
 	if (n < 2)
 		add(v, "burnin_rounds", HD_VERDICT_WARN, (double)n, 2,
 		    "%zu round%s: drift needs two rounds or more to compare", n, n == 1 ? "" : "s");

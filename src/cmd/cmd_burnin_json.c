@@ -60,6 +60,7 @@ static void round_json(struct hd_json *j, const struct hd_burnin_round *r)
 	hd_json_num(j, "slow_write_rate_lo", r->slow_lo);
 	hd_json_num(j, "slow_write_rate_hi", r->slow_hi);
 	hd_json_num(j, "revolution_ms", r->rev_ms);
+	hd_json_bool(j, "revolution_assumed", r->rev_assumed);
 	hd_json_uint(j, "reads", r->reads);
 	hd_json_uint(j, "errors", r->errors);
 	hd_json_num(j, "write_p50_ms", r->write_p50_ms);
@@ -213,6 +214,7 @@ static void smart_from_jv(const struct hd_jv *v, struct hd_burnin_smart *s)
 static int round_from_jv(const struct hd_jv *v, struct hd_burnin_round *r)
 {
 	const struct hd_jv *bd = hd_jv_get(v, "by_distance"), *c = hd_jv_get(v, "complete"), *sm = hd_jv_get(v, "smart");
+	const struct hd_jv *ra;
 
 	memset(r, 0, sizeof(*r));
 	r->index = (unsigned)jv_u64(v, "round");
@@ -225,6 +227,8 @@ static int round_from_jv(const struct hd_jv *v, struct hd_burnin_round *r)
 	r->slow_lo = jv_nan(v, "slow_write_rate_lo");
 	r->slow_hi = jv_nan(v, "slow_write_rate_hi");
 	r->rev_ms = jv_nan(v, "revolution_ms");
+	ra = hd_jv_get(v, "revolution_assumed");
+	r->rev_assumed = ra && ra->type == HD_JV_BOOL && ra->num != 0;
 	r->reads = jv_u64(v, "reads");
 	r->errors = jv_u64(v, "errors");
 	r->write_p50_ms = jv_nan(v, "write_p50_ms");

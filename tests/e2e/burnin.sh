@@ -36,7 +36,7 @@ for name, x in dev.items():
         assert q["slow_write_rate_lo"] <= q["slow_write_rate"] <= q["slow_write_rate_hi"]
         assert abs(q["slow_write_rate"] - q["slow_writes"] / q["writes"]) < 1e-9
         # atlas3 turns at 7200 rpm: slow writes are counted by its 8.333 ms.
-        assert abs(q["revolution_ms"] - 60000 / 7200) < 1e-9
+        assert abs(q["revolution_ms"] - 60000 / 7200) < 1e-9 and q["revolution_assumed"] is False
         assert len(q["by_distance"]) == 48 and 5 < q["write_p50_ms"] < q["write_p99_ms"] < 30
         assert q["smart"]["available"] and q["temperature_c"] == 35
     assert x["smart_before"]["reallocated_sectors"] == 0
@@ -114,6 +114,8 @@ assert x["verdict"] == "WARN" and len(x["rounds"]) == 1 and x["rounds"][0]["writ
 t = [q["text"] for q in x["reasons"]]
 assert any(s.startswith("SMART not available") for s in t), t
 assert "1 round: drift needs two rounds or more to compare" in t, t
+assert x["rounds"][0]["revolution_assumed"] is True
+assert any(s.startswith("the drive gives no rpm: slow writes counted by an assumed 7200 rpm") for s in t), t
 EOF
 pass "a regular file byte-identical after its burn-in"
 
