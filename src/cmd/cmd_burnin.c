@@ -97,6 +97,7 @@ static void burnin_help(FILE *f)
 "pending, offline uncorrectable, CRC errors) fails the drive, with the\n"
 "evidence.  Without SMART, or with fewer than two rounds: WARN.\n"
 "\n"
+"Every drive's verdict and reasons are printed at the end.\n"
 "Output: DIR/burnin.json (every device: identity, SMART before and after,\n"
 "rounds, verdict, reasons), DIR/NN-NAME/round-NNNN.tsv and device.json, each\n"
 "written as its round finishes.  Interrupted (INT, TERM, HUP), the finished\n"
@@ -429,6 +430,20 @@ static int worse(int a, int b)
 	return rb > ra ? b : a;
 }
 
+/* Every device's verdict and its reasons on stdout, as verdict prints them. */
+static void print_verdicts(const struct bi_dev *devs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct bi_dev *d = &devs[i];
+
+		printf("%s: %s (%zu round%s, %.2f h%s)\n", d->spec, d->judged ? hd_verdict_level_name(d->v.overall) : "not run",
+		       d->n, d->n == 1 ? "" : "s", d->elapsed_s / 3600, d->complete ? "" : ", incomplete");
+		for (size_t k = 0; d->judged && k < d->v.n; k++)
+			printf("  %-5s %s\n", hd_verdict_level_name(d->v.r[k].level), d->v.r[k].text);
+	}
+	fflush(stdout);
+}
+
 /* One process per device, then the summaries.  Returns the exit code. */
 static int run_all(const char *dir, const struct bi_plan *p, struct bi_dev *devs, int resumed, const char *prom,
 		   int quiet)
@@ -476,6 +491,7 @@ static int run_all(const char *dir, const struct bi_plan *p, struct bi_dev *devs
 	}
 	if (bi_summary_save(dir, p, devs, complete) || (prom && bi_prom_save(prom, devs, p->ndev)))
 		ex = worse(ex, HD_EXIT_RUNTIME);
+	print_verdicts(devs, p->ndev);
 	free(pid);
 	free(status);
 	return ex;

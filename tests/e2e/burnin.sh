@@ -20,6 +20,10 @@ printf 'write_cache = on\nwrite_cache_kb = 32\nsmart = on\n' >>"$T/steady.drive"
 run 5 "$HDDSCOPE" burnin --write --hours 4 --every 30m -o "$T/b" --prom "$T/b.prom" \
 	"sim:$T/steady.drive" "sim:$T/retry.drive" "sim:$T/bad.drive"
 [ -s "$T/err" ] && { cat "$T/err"; fail "stderr not empty without a terminal"; }
+grep -qx "sim:$T/steady.drive: PASS (8 rounds, 4.00 h)" "$T/out" || { cat "$T/out"; fail "stdout: steady verdict"; }
+grep -qx "sim:$T/bad.drive: FAIL (8 rounds, 4.00 h)" "$T/out" || fail "stdout: bad verdict"
+grep -qx '  FAIL  SMART reallocated_sectors moved: 0 before, 8 after (+8; first in round 3)' "$T/out" ||
+	fail "stdout: the evidence"
 python3 - "$T/b/burnin.json" <<'EOF' || fail "burnin.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
