@@ -35,6 +35,7 @@
 #include "hddscope/probe.h"
 #include "hddscope/probes.h"
 #include "hddscope/session.h"
+#include "hddscope/util.h"
 #include "burnin_local.h"
 
 struct burnin_opts {
@@ -70,7 +71,8 @@ static const struct hd_option burnin_options[] = {
 	  .help = "go on with the burn-in of DIR (its plan and devices)" },
 	{ .name = "prom", .kind = HD_OPT_FILE, .arg = "FILE", .off = O(prom),
 	  .help = "also write verdicts and figures for node_exporter's\n"
-		  "textfile collector (Prometheus text format, atomically)" },
+		  "textfile collector (Prometheus text format, atomically),\n"
+		  "as rounds finish (the verdict so far) and at the end" },
 	{ .name = "points", .kind = HD_OPT_COUNT, .arg = "N", .off = O(points), .def = "48", .lo = 40, .hi = 1000,
 	  .given = HD_OPT_GIVEN(struct burnin_opts, have_points), .help = "distances per round (response --points)" },
 	{ .name = "reps", .kind = HD_OPT_COUNT, .arg = "N", .off = O(reps), .def = "25", .lo = 1, .hi = 10000,
@@ -366,8 +368,48 @@ static void progress_line(struct progress *pg, const struct bi_plan *p, const ch
 		 el / 3600, p->duration_s / 3600, state);
 }
 
+/*
+ * --prom while the burn-in runs: a device that finished a round is read
+ * back (its device.json, replaced whole after each round) and judged so
+ * far; the file is rewritten at most once a second.
+ */
+struct live {
+	struct bi_dev *devs;
+	size_t n;
+	const char *prom;
+	int dirty;
+	int64_t last_ns;
+};
+
+static void live_round(struct live *lv, const char *msg)
+{
+	size_t idx;
+	struct bi_dev *d;
+
+	if (!lv->prom || sscanf(msg, "%zu", &idx) != 1 || idx >= lv->n)
+		return;
+	d = &lv->devs[idx];
+	if (bi_dev_load(d) == 0 && d->n) {
+		hd_burnin_judge(d->r, d->n, &d->before, &d->v);
+		d->judged = 1;
+		lv->dirty = 1;
+	}
+}
+
+static void live_flush(struct live *lv)
+{
+	int64_t now = hd_mono_ns();
+
+	if (!lv->dirty || now - lv->last_ns < 1000000000)
+		return;
+	/* A failure is said; the burn-in goes on, and the end writes the file again. */
+	bi_prom_save(lv->prom, lv->devs, lv->n);
+	lv->dirty = 0;
+	lv->last_ns = now;
+}
+
 /* Read what the device processes say until every one of them has ended; forward a signal to them. */
-static void watch(int rfd, pid_t *pid, int *status, const struct bi_plan *p, int quiet)
+static void watch(int rfd, pid_t *pid, int *status, const struct bi_plan *p, int quiet, struct live *lv)
 {
 	struct progress pg = { isatty(2) && !quiet, p->ndev, 0, calloc(p->ndev, sizeof(*pg.line)) };
 	char buf[4096], acc[8192];
@@ -395,6 +437,7 @@ static void watch(int rfd, pid_t *pid, int *status, const struct bi_plan *p, int
 					acc[alen] = '\0';
 					if (pg.line)
 						progress_line(&pg, p, acc);
+					live_round(lv, acc);
 					alen = 0;
 				} else {
 					acc[alen++] = buf[i];
@@ -402,6 +445,7 @@ static void watch(int rfd, pid_t *pid, int *status, const struct bi_plan *p, int
 			}
 			progress_draw(&pg);
 		}
+		live_flush(lv);
 		for (size_t i = 0; i < p->ndev; i++)
 			if (pid[i] > 0 && waitpid(pid[i], &status[i], WNOHANG) == pid[i]) {
 				pid[i] = 0;
@@ -451,6 +495,7 @@ static int run_all(const char *dir, const struct bi_plan *p, struct bi_dev *devs
 	pid_t *pid = calloc(p->ndev, sizeof(*pid));
 	int *status = calloc(p->ndev, sizeof(*status)), fds[2], ex = HD_EXIT_OK, complete = 1;
 	char path[4300];
+	struct live lv = { devs, p->ndev, prom, 0, 0 };
 
 	if (!pid || !status || pipe(fds)) {
 		if (pid && status)
@@ -474,7 +519,7 @@ static int run_all(const char *dir, const struct bi_plan *p, struct bi_dev *devs
 		}
 	}
 	close(fds[1]);
-	watch(fds[0], pid, status, p, quiet);
+	watch(fds[0], pid, status, p, quiet, &lv);
 	close(fds[0]);
 	for (size_t i = 0; i < p->ndev; i++) {
 		int e = child_exit(status[i]);

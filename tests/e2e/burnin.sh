@@ -125,12 +125,19 @@ pass "a regular file byte-identical after its burn-in"
 
 # SIGTERM: the run stops with 143, burnin.json says complete false, every
 # finished round is kept; --resume goes on and the rounds kept stay as they were.
-"$HDDSCOPE" burnin --write -q --hours 2 --every 2m -o "$T/r" "sim:$T/steady.drive" "sim:$T/bad.drive" \
-	>/dev/null 2>"$T/err" &
+"$HDDSCOPE" burnin --write -q --hours 2 --every 2m -o "$T/r" --prom "$T/r.prom" "sim:$T/steady.drive" \
+	"sim:$T/bad.drive" >/dev/null 2>"$T/err" &
 pid=$!
 PIDS+=("$pid")
 started "$pid" "$T/r/01-*/round-0010.tsv" && started "$pid" "$T/r/02-*/round-0010.tsv" ||
 	fail "resume: no tenth round"
+# --prom while it runs (rewritten at most once a second, so perhaps from the
+# first round of the first drive only): rounds finished so far, not complete.
+started "$pid" "$T/r.prom" || fail "no --prom while running"
+cp "$T/r.prom" "$T/live.prom"
+[ "$(grep -c '^hddscope_burnin_complete{.*} 0$' "$T/live.prom")" = 2 ] || fail "--prom while running: complete"
+awk '/^hddscope_burnin_rounds\{/ && $2 >= 1 { n++ } END { exit n < 1 }' "$T/live.prom" ||
+	fail "--prom while running: rounds"
 kill -TERM "$pid"
 ended "$pid" 143 "burnin under SIGTERM"
 python3 - "$T/r/burnin.json" "$T/kept.json" <<'EOF' || fail "interrupted burnin.json"
