@@ -106,6 +106,26 @@ EOF
 ls "$T" | grep -q 'tmp' && fail "a temporary file left"
 pass "--prom: the exposition format, the figures of burnin.json"
 
+# Error rates over seeds (the drive's and the plan's): 12 steady drives all
+# pass, 12 with growing write retries all fail on the slow-write drift.
+devs=()
+for i in $(seq 12); do devs+=("sim:$T/steady.drive,seed=$i" "sim:$T/retry.drive,seed=$i"); done
+run 5 "$HDDSCOPE" burnin --write -q --hours 4 --every 30m --seed 7 -o "$T/seeds" "${devs[@]}"
+python3 - "$T/seeds/burnin.json" <<'EOF' || fail "seeds"
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"]
+steady = [x for x in d if "steady" in x["device"]]
+retry = [x for x in d if "retry" in x["device"]]
+assert len(steady) == len(retry) == 12
+bad = [(x["device"], [r["text"] for r in x["reasons"] if r["level"] != "PASS" and r["level"] != "INFO"])
+       for x in steady if x["verdict"] != "PASS"]
+assert not bad, bad
+missed = [x["device"] for x in retry if x["verdict"] != "FAIL" or
+          not any(r["rule"] == "burnin_slow_drift" and r["level"] == "FAIL" for r in x["reasons"])]
+assert not missed, missed
+EOF
+pass "12 seeds: every steady drive PASS, every drive with growing retries FAIL"
+
 # A regular file: every byte as it was; one round is too few to compare (WARN),
 # and a file has no SMART.
 scratch_image $((16 << 20))
