@@ -537,6 +537,14 @@ static int run_all(const char *dir, const struct bi_plan *p, struct bi_dev *devs
 	if (bi_summary_save(dir, p, devs, complete) || (prom && bi_prom_save(prom, devs, p->ndev)))
 		ex = worse(ex, HD_EXIT_RUNTIME);
 	print_verdicts(devs, p->ndev);
+	if (hd_interrupted) {
+		size_t kept = 0;
+
+		for (size_t i = 0; i < p->ndev; i++)
+			kept += devs[i].n;
+		hd_err("interrupted by %s: %zu finished rounds kept in %s (complete: no); --resume %s goes on",
+		       hd_signal_name(hd_interrupted), kept, dir, dir);
+	}
 	free(pid);
 	free(status);
 	return ex;

@@ -160,6 +160,8 @@ awk '/^hddscope_burnin_rounds\{/ && $2 >= 1 { n++ } END { exit n < 1 }' "$T/live
 	fail "--prom while running: rounds"
 kill -TERM "$pid"
 ended "$pid" 143 "burnin under SIGTERM"
+grep -q "^hddscope: interrupted by SIGTERM: [0-9]* finished rounds kept in $T/r (complete: no); --resume $T/r goes on\$" \
+	"$T/err" || { cat "$T/err"; fail "SIGTERM: message"; }
 python3 - "$T/r/burnin.json" "$T/kept.json" <<'EOF' || fail "interrupted burnin.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
