@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "fit", hd_cmd_fit, "fit the drive's mechanics from a profile directory" },
 	{ "compare", hd_cmd_compare, "compare two profiles: side-by-side charts and findings" },
 	{ "verdict", hd_cmd_verdict, "PASS, WARN or FAIL for deployment, with reasons" },
+	{ "burnin", hd_cmd_burnin, "qualify drives over hours: write stability and SMART, per drive (--write)" },
 	{ "info", hd_cmd_info, "identity, SMART health, caches, size and sectors of a device" },
 	{ "smart-save", hd_cmd_smart_save, "save a drive's SMART data for --smart-blob" },
 	{ "plot", hd_cmd_plot, "draw charts of data files with gnuplot" },

@@ -31,6 +31,13 @@ struct hd_common {
 	/* Not an option: where the session adds the backend time it took (NULL: nowhere). */
 	int64_t *drive_ns;
 	/*
+	 * Not an option: a device already open (for writing when the run
+	 * writes) that the session uses instead of opening device, and leaves
+	 * open: burnin holds its drive, and the simulated drive's clock, from
+	 * round to round.  NULL: the session opens device.
+	 */
+	struct hd_dev *dev;
+	/*
 	 * Not a common option (queue's --scheduler): the I/O scheduler for the
 	 * run, "keep" or NULL to touch nothing; with scheduler_given 0, a
 	 * target that has no scheduler to set runs as it is.
@@ -70,6 +77,7 @@ struct hd_session {
 	char *out;
 	struct hd_cachectl cache;	/* the write cache setting to restore */
 	int sched_set;		/* the scheduler was set through the backend: restore it */
+	int dev_held;		/* dev is hd_common's: the caller closes it */
 	struct hd_identity id;		/* identity, health and caches in effect */
 	int fatal;		/* stopped by HD_MAX_CONSEC_ERRORS failures */
 	int timed;		/* bounded by time: run.total counts progress, not samples */

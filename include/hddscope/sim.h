@@ -109,6 +109,18 @@ struct hd_sim_model {
 	uint32_t queue_depth;
 	double seek_stddev_ms;
 	double write_retry_probability;
+	/*
+	 * Faults that come with time (virtual hours since the drive was
+	 * opened): the write-retry probability grows by
+	 * write_retry_growth_per_hour each hour; bad_sectors_count sectors go
+	 * bad at bad_sectors_after_hours (SMART shows them reallocated and
+	 * pending); smart: the drive reports SMART (on where either fault is
+	 * given).
+	 */
+	double write_retry_growth_per_hour;
+	double bad_sectors_after_hours;
+	uint64_t bad_sectors_count;
+	int smart;
 	struct hd_sim_badrange *bad;
 	size_t nbad;
 	/* the layout's spares (zones carry the rest) */
@@ -243,6 +255,12 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 void hd_sim_free(struct hd_sim *s);
 const struct hd_sim_model *hd_sim_model_of(const struct hd_sim *s);
 int64_t hd_sim_now(const struct hd_sim *s);
+/*
+ * The simulated SMART counters at virtual time now_ns: sectors
+ * reallocated and pending (bad_sectors_count from bad_sectors_after_hours
+ * on, else 0).
+ */
+void hd_sim_smart_counts(const struct hd_sim_model *m, int64_t now_ns, uint64_t *reallocated, uint64_t *pending);
 /* Let ns pass without I/O; background work (read-ahead, destaging) progresses. */
 void hd_sim_idle(struct hd_sim *s, int64_t ns);
 /*

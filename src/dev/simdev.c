@@ -84,6 +84,61 @@ static int sim_reap(struct hd_dev *d, struct hd_req *r)
 	return hd_sim_reap(sim_of(d), r);
 }
 
+/* One SMART attribute of a simulated drive, its raw value as the counter. */
+static void sim_attr(struct hd_smart_attr *a, int num, const char *name, uint64_t raw, const char *unit)
+{
+	memset(a, 0, sizeof(*a));
+	a->id = num;
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	a->value = a->worst = 100;
+	a->threshold = num == 5 ? 36 : 0;
+	a->raw = raw;
+	a->pretty = raw;
+	snprintf(a->unit, sizeof(a->unit), "%s", unit);
+	a->prefailure = num == 5;
+	a->good = a->good_past = 1;
+}
+
+/* Temperature of a simulated drive: a steady 35 C, in the attribute's mkelvin. */
+#define SIM_TEMP_C 35
+
+/*
+ * The SMART of a model that has it (smart = on): the counters a burn-in
+ * watches, at the drive's virtual time: its power-on hours, the sectors
+ * that went bad (hd_sim_smart_counts), no CRC errors, a steady
+ * temperature.  Without memory for the attributes, SMART is not available.
+ */
+static void sim_smart(const struct hd_sim_model *m, int64_t now, struct hd_identity *id)
+{
+	uint64_t realloc_n, pending;
+	struct hd_smart_attr *a = calloc(6, sizeof(*a));
+
+	if (!a) {
+		snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive: out of memory");
+		return;
+	}
+	hd_sim_smart_counts(m, now, &realloc_n, &pending);
+	sim_attr(&a[0], 5, "reallocated-sector-count", realloc_n, "sectors");
+	sim_attr(&a[1], 9, "power-on-hours", (uint64_t)(now / 3600000000000LL), "mseconds");
+	a[1].pretty = (uint64_t)(now / 1000000);
+	sim_attr(&a[2], 194, "temperature-celsius-2", SIM_TEMP_C, "mkelvin");
+	a[2].pretty = SIM_TEMP_C * 1000 + 273150;
+	sim_attr(&a[3], 197, "current-pending-sector", pending, "sectors");
+	sim_attr(&a[4], 198, "offline-uncorrectable", 0, "sectors");
+	sim_attr(&a[5], 199, "udma-crc-error-count", 0, "none");
+	id->attrs = a;
+	id->nattrs = 6;
+	id->smart_available = 1;
+	snprintf(id->smart_overall, sizeof(id->smart_overall), "%s", realloc_n + pending ? "BAD_SECTOR" : "GOOD");
+	id->smart_status_reported = 1;
+	id->have_bad = 1;
+	id->bad_sectors = realloc_n + pending;
+	id->have_temp = 1;
+	id->temperature_c = SIM_TEMP_C;
+	id->have_power_on = 1;
+	id->power_on_hours = (uint64_t)(now / 3600000000000LL);
+}
+
 /* A simulated drive reports its model: name, rpm, caches, queue, marked simulated. */
 static void sim_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive)
 {
@@ -107,7 +162,10 @@ static void sim_identify(struct hd_dev *d, struct hd_identity *id, int ask_drive
 	/* A model is a conventional drive: it reports no zoned capabilities, as such a drive's IDENTIFY does. */
 	id->ata_zoned = HD_ATA_ZONED_NOT_REPORTED;
 	id->rotational = 1;
-	snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive");
+	if (m->smart)
+		sim_smart(m, hd_sim_now(sim_of(d)), id);
+	else
+		snprintf(id->smart_reason, sizeof(id->smart_reason), "simulated drive");
 }
 
 /* The engine switches the cache as a drive does on SET FEATURES. */

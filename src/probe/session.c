@@ -176,13 +176,16 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 		hd_err("%s: is the target; refusing to write the data file over it", c->out ? c->out : default_out);
 		return HD_EXIT_SETUP;
 	}
-	ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE | (c->sync ? HD_OPEN_SYNC : 0) : 0);
-	if (ex)
+	s->dev_held = c->dev != NULL;
+	if (c->dev)
+		s->dev = c->dev;
+	else if ((ex = hd_open_target(&s->dev, c->device, writes ? HD_OPEN_WRITE | (c->sync ? HD_OPEN_SYNC : 0) : 0)))
 		return ex;
 	/* Nothing is measured under a cache setting other than the one asked for. */
 	if (hd_cache_set(&s->cache, s->dev, c->write_cache, err, sizeof(err))) {
 		hd_err("%s; nothing measured", err);
-		hd_dev_close(s->dev);
+		if (!s->dev_held)
+			hd_dev_close(s->dev);
 		return HD_EXIT_SETUP;
 	}
 	if (c->scheduler && strcmp(c->scheduler, "keep") == 0)
@@ -225,7 +228,8 @@ fail:
 	if (hd_cache_restore(&s->cache, err, sizeof(err)))
 		hd_err("%s", err);
 	hd_identity_free(&s->id);
-	hd_dev_close(s->dev);
+	if (!s->dev_held)
+		hd_dev_close(s->dev);
 	return ex;
 }
 
@@ -238,7 +242,8 @@ static void session_close(struct hd_session *s)
 	if (hd_cache_restore(&s->cache, err, sizeof(err)))
 		hd_err("%s", err);
 	hd_identity_free(&s->id);
-	hd_dev_close(s->dev);
+	if (!s->dev_held)
+		hd_dev_close(s->dev);
 	s->dev = NULL;
 	free(s->out);
 	s->out = NULL;

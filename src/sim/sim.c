@@ -515,10 +515,16 @@ static int64_t media(struct hd_sim *s, uint64_t lba, uint64_t n, int write, int6
 	return t;
 }
 
-/* An unstable writer: now and then a write has to go round once more. */
+/*
+ * An unstable writer: now and then a write has to go round once more;
+ * with write_retry_growth_per_hour, more often the longer the drive has
+ * run (virtual time t, in hours), as a wearing writer does.
+ */
 static int64_t write_retry(struct hd_sim *s, int64_t t)
 {
-	if (s->m->write_retry_probability > 0 && hd_rng_uniform(&s->rng) < s->m->write_retry_probability)
+	double p = s->m->write_retry_probability + s->m->write_retry_growth_per_hour * ((double)t / 3.6e12);
+
+	if (p > 0 && hd_rng_uniform(&s->rng) < p)
 		t += rnd(s->rev_ns);
 	return t;
 }

@@ -33,6 +33,8 @@ enum key {
 	K_FORMAT, K_NAME, K_RPM, K_SECTOR_BYTES, K_SURFACES, K_HEAD_SWITCH, K_WRITE_SETTLE,
 	K_READ_OVH, K_WRITE_OVH, K_HIT_OVH, K_IFACE, K_SEGMENTS, K_SEGMENT_KB, K_READAHEAD_KB,
 	K_WRITE_CACHE, K_WRITE_CACHE_KB, K_QUEUE_DEPTH, K_SEEK_STDDEV, K_WRITE_RETRY,
+	/* faults that come with time, and the SMART that shows them */
+	K_RETRY_GROWTH, K_BAD_AFTER, K_BAD_COUNT, K_SMART,
 	/* layout */
 	K_SPARING,
 	K_NSCALAR,
@@ -55,6 +57,8 @@ static const char *const key_names[] = {
 	[K_READAHEAD_KB] = "readahead_kb", [K_WRITE_CACHE] = "write_cache",
 	[K_WRITE_CACHE_KB] = "write_cache_kb", [K_QUEUE_DEPTH] = "queue_depth",
 	[K_SEEK_STDDEV] = "seek_stddev_ms", [K_WRITE_RETRY] = "write_retry_probability",
+	[K_RETRY_GROWTH] = "write_retry_growth_per_hour", [K_BAD_AFTER] = "bad_sectors_after_hours",
+	[K_BAD_COUNT] = "bad_sectors_count", [K_SMART] = "smart",
 	[K_ZONE] = "zone", [K_SEEK] = "seek", [K_SEEK_MODEL] = "seek_model",
 	[K_BAD] = "bad_sectors",
 	[K_WRITE_SEEK] = "write_seek",
@@ -773,6 +777,18 @@ static int parse_scalar(struct parser *p, enum key k, const char *val, char **to
 		return get_dbl(p, name, tok[0], 0, 1000, 0, &m->seek_stddev_ms);
 	case K_WRITE_RETRY:
 		return get_dbl(p, name, tok[0], 0, 1, 0, &m->write_retry_probability);
+	case K_RETRY_GROWTH:
+		return get_dbl(p, name, tok[0], 0, 1, 0, &m->write_retry_growth_per_hour);
+	case K_BAD_AFTER:
+		/* Ten years of power-on time at most. */
+		return get_dbl(p, name, tok[0], 0, 87600, 0, &m->bad_sectors_after_hours);
+	case K_BAD_COUNT:
+		return get_u64(p, name, tok[0], 0, UINT32_MAX, &m->bad_sectors_count);
+	case K_SMART: {
+		static const char *const oo[] = { "off", "on" };
+
+		return get_word(p, name, tok[0], oo, 2, &m->smart);
+	}
 	/* layout */
 	case K_SPARING:
 		return parse_sparing(p, tok[0]);
@@ -998,6 +1014,9 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
 	}
 	if (!rc)
 		rc = finish(&p);
+	/* A drive whose faults come with time shows them in SMART, unless the model says it has none. */
+	if (!rc && !p.seen[K_SMART] && (m->write_retry_growth_per_hour > 0 || m->bad_sectors_count > 0))
+		m->smart = 1;
 	free(p.bad_lines);
 	free(p.zone_lines);
 	if (rc) {
@@ -1008,6 +1027,14 @@ int hd_sim_model_parse(const char *text, size_t len, const char *fname,
 		snprintf(m->name, sizeof(m->name), "%s", fname);
 	*out = m;
 	return 0;
+}
+
+void hd_sim_smart_counts(const struct hd_sim_model *m, int64_t now_ns, uint64_t *reallocated, uint64_t *pending)
+{
+	int gone = m->bad_sectors_count > 0 && (double)now_ns >= m->bad_sectors_after_hours * 3.6e12;
+
+	*reallocated = gone ? m->bad_sectors_count : 0;
+	*pending = *reallocated;
 }
 
 static int ends_with(const char *s, const char *suffix)

@@ -100,6 +100,12 @@ cases=$(cat <<'TABLE'
 1|-o DIR is required|profile sim:atlas3
 1|unknown rule 'nope'|verdict --rule nope=1 @D@/missing
 1|no profile directory given|verdict
+1|--points 5: must be between 40 and 1000|burnin --write --points 5 sim:atlas3
+1|--hours and --minutes exclude each other|burnin --write --hours 1 --minutes 5 sim:atlas3
+1|no device given|burnin --write
+1|goes on with the plan saved there|burnin --write --resume @DIR@ sim:atlas3
+2|add --write to allow it|burnin sim:atlas3
+2|open @DIR@/burnin.json: No such file or directory|burnin --write --resume @DIR@
 TABLE
 )
 

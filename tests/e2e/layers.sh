@@ -9,7 +9,7 @@ declare -A owner=(
 	[datafile]=format [json]=format [profile_files]=format
 	[sim]=sim [preset]=sim [sim_import]=sim
 	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev [emu]=dev
-	[fit]=analysis [compare]=analysis [evidence]=analysis [verdict]=analysis
+	[fit]=analysis [compare]=analysis [evidence]=analysis [verdict]=analysis [burnin]=analysis
 	[probe]=probe [session]=probe [cli]=probe [opt]=probe [probes]=probe
 	[cmd]=cmd [plot]=cmd
 )
