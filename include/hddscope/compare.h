@@ -154,6 +154,8 @@ struct hd_compare_result {
 	const char *tests[HD_CMP_MAX_TESTS];	/* data files both have: "seek-read", ... */
 	const char *scripts[HD_CMP_MAX_TESTS];	/* their chart scripts: "compare-seek", ... */
 	int has_bins[HD_CMP_MAX_TESTS];		/* outdir/bins-<test>.tsv was written */
+	size_t findings[HD_CMP_MAX_TESTS];	/* clear differences called in each test's section */
+	char model_a[160], model_b[160];	/* the drives compared, as the charts name them */
 };
 
 /*
@@ -165,5 +167,33 @@ struct hd_compare_result {
 int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 		    const struct hd_cmp_opts *o, const char *chart_ext,
 		    struct hd_compare_result *res, char *err, size_t errlen);
+
+/* ---- N profile directories ---- */
+
+#define HD_CMP_MAX_DIRS 8
+
+/* Which pairs of N directories are compared. */
+enum hd_cmp_pairs {
+	HD_CMP_PAIRS_FIRST,	/* each against the first: N - 1 pairs */
+	HD_CMP_PAIRS_ALL,	/* every pair: N (N - 1) / 2 */
+};
+
+/* How many pairs of n directories are compared under which. */
+size_t hd_compare_npairs(size_t n, enum hd_cmp_pairs which);
+
+/*
+ * Compare n (2..HD_CMP_MAX_DIRS) profile directories.  Two are compared
+ * by hd_compare_dirs into outdir itself.  More are compared pair by pair
+ * into outdir/pairs/X-Y/ (drives lettered A, B, C... as given), each
+ * pair's sections held to o->alpha divided by the number of pairs so that
+ * every comparison made together stays within o->alpha (Bonferroni across
+ * pairs, Holm within each); outdir/findings.txt gathers them and
+ * outdir/compare.json lists the drives, the pairs and their clear
+ * differences.  *res lists the tests every directory has (has_bins 0).
+ * Returns 0, or -1 with a message in err.
+ */
+int hd_compare_many(const char *const *dirs, size_t n, enum hd_cmp_pairs which, const char *outdir,
+		    const struct hd_cmp_opts *o, const char *chart_ext, struct hd_compare_result *res,
+		    char *err, size_t errlen);
 
 #endif

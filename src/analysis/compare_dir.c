@@ -1084,6 +1084,7 @@ static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare
 		}
 		hd_json_uint(&c->j, "clear_differences", c->findings);
 		hd_json_end(&c->j);
+		res->findings[res->ntests] = c->findings;
 		if (c->bins && close_bins(c))
 			return -1;
 		res->tests[res->ntests] = hd_profile_files[t].name;
@@ -1150,6 +1151,8 @@ int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 		goto out;
 	revolution(&c, &c.s[0]);
 	revolution(&c, &c.s[1]);
+	snprintf(res->model_a, sizeof(res->model_a), "%s", c.s[0].model);
+	snprintf(res->model_b, sizeof(res->model_b), "%s", c.s[1].model);
 	c.txt = open_tmp(&c, "findings.txt", &tmp_txt);
 	if (!c.txt)
 		goto out;
