@@ -11,6 +11,7 @@
 int hd_cmd_profile(int argc, char **argv);
 int hd_cmd_fit(int argc, char **argv);
 int hd_cmd_compare(int argc, char **argv);
+int hd_cmd_table(int argc, char **argv);
 int hd_cmd_verdict(int argc, char **argv);
 int hd_cmd_info(int argc, char **argv);
 int hd_cmd_smart_save(int argc, char **argv);
