@@ -198,45 +198,73 @@ static int check_dir(const char *dir)
 	return 0;
 }
 
-int hd_cmd_compare(int argc, char **argv)
+/* Compare and draw as o asks; returns the exit code. */
+static int run(struct compare_opts *o)
 {
-	struct compare_opts o;
 	struct hd_compare_result res;
 	char err[1024], path[4096];
-	int rc = parse(argc, argv, &o), charts, created, ex = HD_EXIT_OK;
+	int rc, charts, created, ex = HD_EXIT_OK;
 
-	if (rc)
-		return rc < 0 ? HD_EXIT_OK : rc;
-	for (size_t i = 0; i < o.ndirs; i++)
-		if ((rc = check_dir(o.dirs[i])))
+	for (size_t i = 0; i < o->ndirs; i++)
+		if ((rc = check_dir(o->dirs[i])))
 			return rc;
-	created = access(o.out, F_OK) != 0;
-	if (make_dir(o.out))
+	created = access(o->out, F_OK) != 0;
+	if (make_dir(o->out))
 		return HD_EXIT_SETUP;
-	charts = !o.no_charts;
+	charts = !o->no_charts;
 	if (charts && !hd_plot_available()) {
 		hd_warn("gnuplot not found in PATH: charts skipped (Debian: apt-get install gnuplot-nox)");
 		charts = 0;
 	}
-	if (hd_compare_many(o.dirs, o.ndirs, (enum hd_cmp_pairs)o.pairs, o.out, &o.cmp, charts ? o.ext : NULL, &res,
-			    err, sizeof(err))) {
-		hd_err("compare %s %s%s: %s", o.dirs[0], o.dirs[1], o.ndirs > 2 ? " ..." : "", err);
+	if (hd_compare_many(o->dirs, o->ndirs, (enum hd_cmp_pairs)o->pairs, o->out, &o->cmp, charts ? o->ext : NULL,
+			    &res, err, sizeof(err))) {
+		hd_err("compare %s %s%s: %s", o->dirs[0], o->dirs[1], o->ndirs > 2 ? " ..." : "", err);
 		/* A refused comparison leaves no directory of its own behind. */
 		if (created)
-			rmdir(o.out);
+			rmdir(o->out);
 		return HD_EXIT_SETUP;
 	}
-	snprintf(path, sizeof(path), "%s/charts", o.out);
+	snprintf(path, sizeof(path), "%s/charts", o->out);
 	if (charts && make_dir(path))
 		return HD_EXIT_SETUP;
 	for (size_t t = 0; charts && t < res.ntests; t++) {
-		int e = draw(&o, &res, t);
+		int e = draw(o, &res, t);
 		if (e > ex)
 			ex = e;
 	}
-	if (!o.quiet) {
-		snprintf(path, sizeof(path), "%s/findings.txt", o.out);
+	if (!o->quiet) {
+		snprintf(path, sizeof(path), "%s/findings.txt", o->out);
 		print_file(path);
 	}
 	return ex;
+}
+
+int hd_compare_into(const char *const *dirs, size_t n, const char *outdir, int charts)
+{
+	struct compare_opts o;
+
+	if (n < 2 || n > HD_CMP_MAX_DIRS)
+		return HD_EXIT_USAGE;
+	hd_opt_defaults(&compare_spec, &o, sizeof(o));
+	hd_cmp_defaults(&o.cmp);
+	o.cmp.min_rel = (double)o.min_diff / 100;
+	o.cmp.bins_per_decade = (int)o.bins;
+	o.cmp.resamples = (int)o.resamples;
+	o.out = outdir;
+	o.ndirs = n;
+	memcpy(o.dirs, dirs, n * sizeof(*dirs));
+	o.ext = "png";
+	o.no_charts = !charts;
+	o.quiet = 1;
+	return run(&o);
+}
+
+int hd_cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o;
+	int rc = parse(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? HD_EXIT_OK : rc;
+	return run(&o);
 }
