@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "fit", hd_cmd_fit, "fit the drive's mechanics from a profile directory" },
 	{ "compare", hd_cmd_compare, "compare two or more profiles: side-by-side charts and findings" },
 	{ "table", hd_cmd_table, "the bench figures of several profiles as one table (text, md, csv)" },
+	{ "report", hd_cmd_report, "one self-contained HTML page of one or more profiles" },
 	{ "verdict", hd_cmd_verdict, "PASS, WARN or FAIL for deployment, with reasons" },
 	{ "info", hd_cmd_info, "identity, SMART health, caches, size and sectors of a device" },
 	{ "smart-save", hd_cmd_smart_save, "save a drive's SMART data for --smart-blob" },
