@@ -1,12 +1,13 @@
 /*
  * hddscope compare of more than two profiles: every pair asked for is
- * compared by hd_compare_dirs into a directory of its own, at the error
- * rate of the whole divided by the number of pairs, so that the findings
- * of all the pairs together are held to the family-wise error rate asked
- * for (Bonferroni's inequality across pairs, Holm's correction within
- * each).  findings.txt gathers the pairs' sentences and compare.json
- * lists the drives, the pairs and their clear differences.  Nothing here
- * prints.
+ * compared by hd_compare_dirs into a directory of its own, and each
+ * section's family holds the tests of every pair: a first pass gathers
+ * every pair's p-values, Holm's correction over all of them at the
+ * family-wise error rate asked for gives each family its cut (the largest
+ * p-value rejected), and a second pass decides every pair at those cuts.
+ * So all the findings together are held to that rate.  findings.txt
+ * gathers the pairs' sentences and compare.json lists the drives, the
+ * pairs and their clear differences.  Nothing here prints.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +18,8 @@
 #include "hddscope/compare.h"
 #include "hddscope/fsutil.h"
 #include "hddscope/json.h"
+#include "hddscope/profile_files.h"
+#include "hddscope/stats.h"
 
 struct pair {
 	size_t a, b;	/* indexes into the directories */
@@ -60,25 +63,67 @@ static void pair_dir(char *buf, size_t len, const char *outdir, const struct pai
 	snprintf(buf, len, "%s/pairs/%c-%c", outdir, (char)('A' + p->a), (char)('A' + p->b));
 }
 
-/* Compare every pair into its own directory. */
+/* Compare every pair into its own directory, each section's families decided at cut (NULL: within the pair). */
 static int compare_pairs(const char *const *dirs, const char *outdir, const struct hd_cmp_opts *o,
-			 struct pair *p, size_t np, char *err, size_t errlen)
+			 const double (*cut)[2], struct pair *p, size_t np, char *err, size_t errlen)
 {
-	struct hd_cmp_opts po = *o;
 	char path[4096], why[1024];
 	int rc;
 
-	po.alpha = o->alpha / (double)np;
 	snprintf(path, sizeof(path), "%s/pairs", outdir);
 	if ((rc = hd_out_make_dir(path)))
 		return failf(err, errlen, "%s: %s", path, hd_fs_strerror(rc));
 	for (size_t k = 0; k < np; k++) {
 		pair_dir(path, sizeof(path), outdir, &p[k]);
+		hd_compare_result_free(&p[k].r);
 		if ((rc = hd_out_make_dir(path)))
 			return failf(err, errlen, "%s: %s", path, hd_fs_strerror(rc));
-		if (hd_compare_dirs(dirs[p[k].a], dirs[p[k].b], path, &po, NULL, &p[k].r, why, sizeof(why)))
+		if (hd_compare_dirs_cut(dirs[p[k].a], dirs[p[k].b], path, o, cut, NULL, &p[k].r, why, sizeof(why)))
 			return failf(err, errlen, "%s against %s: %s", dirs[p[k].a], dirs[p[k].b], why);
 	}
+	return 0;
+}
+
+/* The test index of profile file t in r, or -1. */
+static int test_index(const struct hd_compare_result *r, const char *test);
+
+/*
+ * Each family's cut: Holm's correction at o->alpha over the p-values of
+ * every pair rejects exactly those at most the largest one it rejects
+ * (-1 when it rejects none).  Returns 0 or -ENOMEM.
+ */
+static int family_cuts(const struct pair *p, size_t np, double alpha, double (*cut)[2])
+{
+	for (size_t t = 0; t < HD_PF_COUNT; t++)
+		for (int f = 0; f < 2; f++) {
+			size_t m = 0, k = 0;
+			double *all;
+			unsigned char *rej;
+
+			cut[t][f] = -1;
+			for (size_t q = 0; q < np; q++) {
+				int i = test_index(&p[q].r, hd_profile_files[t].name);
+				m += i < 0 ? 0 : p[q].r.np[i][f];
+			}
+			all = malloc((m ? m : 1) * sizeof(*all));
+			rej = malloc(m ? m : 1);
+			if (!all || !rej) {
+				free(all);
+				free(rej);
+				return -ENOMEM;
+			}
+			for (size_t q = 0; q < np; q++) {
+				int i = test_index(&p[q].r, hd_profile_files[t].name);
+				for (size_t j = 0; i >= 0 && j < p[q].r.np[i][f]; j++)
+					all[k++] = p[q].r.p[i][f][j];
+			}
+			if (hd_holm(all, m, alpha, rej) == 0)
+				for (size_t j = 0; j < m; j++)
+					if (rej[j] && all[j] > cut[t][f])
+						cut[t][f] = all[j];
+			free(all);
+			free(rej);
+		}
 	return 0;
 }
 
@@ -145,9 +190,10 @@ static int write_findings(FILE *f, const char *const *dirs, size_t n, const char
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%c: %s (%s)\n", (char)('A' + i), model_of(p, np, i), dirs[i]);
 	fprintf(f, "\nEvery pair is compared as two profiles are, in pairs/X-Y/, whose text calls X 'A' and Y 'B',\n"
-		"with each section's family-wise error rate set to %g%% / %zu pairs = %.3g%%, so that the\n"
-		"findings of all %zu pairs together are held to %g%% (Bonferroni across pairs, Holm within).\n",
-		o->alpha * 100, np, o->alpha * 100 / (double)np, np, o->alpha * 100);
+		"except that each section's family (and its stability tests') holds the tests of all %zu pairs:\n"
+		"Holm's correction over all of them at %g%%, so that the findings of all the pairs together\n"
+		"are held to a family-wise error rate of %g%%.\n",
+		np, o->alpha * 100, o->alpha * 100);
 	for (size_t k = 0; k < np; k++) {
 		fprintf(f, "\n==== %c against %c (below, 'A' is %c and 'B' is %c) ====\n", (char)('A' + p[k].a),
 			(char)('A' + p[k].b), (char)('A' + p[k].a), (char)('A' + p[k].b));
@@ -180,8 +226,7 @@ static void write_json(FILE *fj, const char *const *dirs, size_t n, const struct
 	hd_json_end(&j);
 	hd_json_str(&j, "pairs", np == n - 1 ? "first" : "all");
 	hd_json_num(&j, "familywise_error_rate", o->alpha);
-	hd_json_num(&j, "pair_error_rate", o->alpha / (double)np);
-	hd_json_str(&j, "correction", "Bonferroni across pairs, Holm over every test of a pair's section");
+	hd_json_str(&j, "correction", "Holm, over every test of a section in all the pairs together");
 	hd_json_arr(&j, "comparisons");
 	for (size_t k = 0; k < np; k++) {
 		hd_json_obj(&j, NULL);
@@ -238,23 +283,40 @@ int hd_compare_many(const char *const *dirs, size_t n, enum hd_cmp_pairs which, 
 		    char *err, size_t errlen)
 {
 	struct pair p[HD_CMP_MAX_DIRS * (HD_CMP_MAX_DIRS - 1) / 2];
+	double cut[HD_PF_COUNT][2];
 	size_t np;
+	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
 	if (n < 2 || n > HD_CMP_MAX_DIRS)
 		return failf(err, errlen, "%zu profiles: 2 to %d can be compared", n, HD_CMP_MAX_DIRS);
-	if (n == 2)
-		return hd_compare_dirs(dirs[0], dirs[1], outdir, o, chart_ext, res, err, errlen);
+	if (n == 2) {
+		rc = hd_compare_dirs(dirs[0], dirs[1], outdir, o, chart_ext, res, err, errlen);
+		hd_compare_result_free(res);
+		return rc;
+	}
 	np = list_pairs(n, which, p);
-	if (compare_pairs(dirs, outdir, o, p, np, err, errlen))
-		return -1;
+	if (compare_pairs(dirs, outdir, o, NULL, p, np, err, errlen))
+		goto out;
+	if (family_cuts(p, np, o->alpha, cut)) {
+		failf(err, errlen, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	if (compare_pairs(dirs, outdir, o, (const double (*)[2])cut, p, np, err, errlen))
+		goto out;
 	common_tests(p, np, res);
-	if (res->ntests == 0)
-		return failf(err, errlen, "the %zu profiles have no data file in common", n);
+	if (res->ntests == 0) {
+		failf(err, errlen, "the %zu profiles have no data file in common", n);
+		goto out;
+	}
 	snprintf(res->model_a, sizeof(res->model_a), "%s", p[0].r.model_a);
 	snprintf(res->model_b, sizeof(res->model_b), "%s", p[0].r.model_b);
 	if (write_out(outdir, "findings.txt", dirs, n, p, np, o, chart_ext, res, err, errlen) ||
 	    write_out(outdir, "compare.json", dirs, n, p, np, o, chart_ext, res, err, errlen))
-		return -1;
-	return 0;
+		goto out;
+	rc = 0;
+out:
+	for (size_t k = 0; k < np; k++)
+		hd_compare_result_free(&p[k].r);
+	return rc;
 }

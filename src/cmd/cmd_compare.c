@@ -75,8 +75,9 @@ static const struct hd_cmdspec compare_spec = {
 		 "--min-diff and Holm's correction over every bin of the section rejects \"no\n"
 		 "difference\" at a family-wise error rate of 0.1%; every finding comes with its\n"
 		 "95% interval, every undecided range with the largest difference it leaves open.\n"
-		 "With P pairs each pair's sections are held to 0.1% / P, so that all the\n"
-		 "comparisons made together are held to 0.1%.\n"
+		 "With three or more profiles a section's family holds the bins of every pair\n"
+		 "compared (the stability tests another), so that all the comparisons made\n"
+		 "together are held to 0.1%.\n"
 		 "\n"
 		 "Exit codes: 0 ok, 1 usage, 2 setup (a directory unreadable, nothing in\n"
 		 "common), 3 runtime (a chart could not be drawn).\n",

@@ -2,8 +2,10 @@
 # findings in one run: dtla307030 at two seeds (A, B: the same drive) and the
 # same model with its seek curve scaled by 1.10 (C), 40000 seek reads each at
 # 256 MB..15 GB.  Each against the first: A-B finds nothing, A-C finds A faster
-# at 90% or more of the distance bins and C at none, each pair held to
-# 0.1% / 2.  Every pair (--pairs all): B-C finds B faster the same way.  A/A
+# at 80% or more of the distance bins and C at none, Holm's correction at 0.1%
+# over the bins of both pairs together: a bin is called exactly when its
+# p-value is within the joint step-down's rejections.  Every pair (--pairs
+# all): B-C finds B faster the same way.  A/A
 # triples: three seeds of a preset, every pair, over 10 triples: at most one
 # clear difference in total per section.  Refusals: one directory, nine, a
 # directory that is missing or not a profile.
@@ -31,10 +33,23 @@ for d, pairs in (("first", ["A-B", "A-C"]), ("all", ["A-B", "A-C", "B-C"])):
     top = json.load(open("%s/%s/compare.json" % (t, d)))
     assert [c["dir"] for c in top["comparisons"]] == ["pairs/" + p for p in pairs], top["comparisons"]
     assert top["familywise_error_rate"] == 0.001
-    assert abs(top["pair_error_rate"] - 0.001 / len(pairs)) < 1e-12, top["pair_error_rate"]
+    # One family across the pairs: Holm's step down over every bin of every pair.
+    allb = []
     for p in pairs:
-        m = json.load(open("%s/%s/pairs/%s/compare.json" % (t, d, p)))["method"]
-        assert abs(m["familywise_error_rate"] - 0.001 / len(pairs)) < 1e-12, m
+        j = json.load(open("%s/%s/pairs/%s/compare.json" % (t, d, p)))
+        assert j["method"]["familywise_error_rate"] == 0.001 and "all the pairs" in j["method"]["correction"]
+        for k in ("both", "outward", "inward"):
+            allb += j["seek-read"]["read"][k]["bins"]
+    ps = sorted(x["p_value"] if x["p_value"] is not None else 1 for x in allb)
+    m, cut = len(ps), -1
+    for k, q in enumerate(ps):
+        if q > 0.001 / (m - k):
+            break
+        cut = q
+    for x in allb:
+        rejected = x["p_value"] is not None and x["p_value"] <= cut
+        assert (x["faster"] is not None) == (rejected and x["pct"] >= 2), (x, cut)
+    print("%s: %d bins in the family, Holm's cut %.3g" % (d, m, cut))
     n_aa = top["comparisons"][0]["clear_differences"]["seek-read"]
     print("%s: A/A pair A-B, clear differences in seek-read: %d" % (d, n_aa))
     assert n_aa == 0
@@ -47,7 +62,9 @@ for d, pairs in (("first", ["A-B", "A-C"]), ("all", ["A-B", "A-C", "B-C"])):
                   (d, p, k, right, len(b), 100.0 * right / len(b), wrong))
             assert len(b) >= 14 and wrong == 0, (d, p, k)
             if k == "both":
-                assert right >= 0.9 * len(b), "power"
+                # The family holds the A/A pair's bins too, so a pair has a little less
+                # power than alone (>= 90% there, e.compare_aa).
+                assert right >= 0.8 * len(b), "power"
 PY
 grep -q '^C: .* (.*/c)$' "$T/first/findings.txt" && grep -q "^==== A against C " "$T/first/findings.txt" ||
 	{ cat "$T/first/findings.txt"; fail "findings.txt does not list the three drives and the pairs"; }
