@@ -170,9 +170,9 @@ static void json_rows(FILE *f, const char *prefix, const struct hd_jv *v)
 static const char css[] =
 	"body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;"
-	"font-size:90%}th{background:#f3f3f3;font-weight:normal}td.n{text-align:right}"
+	"font-size:90%}th{background:#f3f3f3;font-weight:normal}td.n{text-align:right;white-space:nowrap}"
 	"img{max-width:100%;border:1px solid #ddd}figure{margin:1em 0}figcaption{font-size:85%;color:#555}"
-	"pre{background:#f7f7f7;padding:.5em;overflow-x:auto;font-size:80%}"
+	"pre{background:#f7f7f7;padding:.5em;white-space:pre-wrap;font-size:80%}"
 	".PASS{color:#1a7f37}.WARN{color:#9a6700}.FAIL{color:#cf222e}.CANNOT{color:#555}";
 
 /* ---- one drive ---- */
