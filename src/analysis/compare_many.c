@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hddscope/compare.h"
 #include "hddscope/fsutil.h"
@@ -80,6 +81,26 @@ static int compare_pairs(const char *const *dirs, const char *outdir, const stru
 			return failf(err, errlen, "%s: %s", path, hd_fs_strerror(rc));
 		if (hd_compare_dirs_cut(dirs[p[k].a], dirs[p[k].b], path, o, cut, NULL, &p[k].r, why, sizeof(why)))
 			return failf(err, errlen, "%s against %s: %s", dirs[p[k].a], dirs[p[k].b], why);
+	}
+	return 0;
+}
+
+/* Does every directory hold a data file of a profile?  Checked before any pair writes anything. */
+static int check_profiles(const char *const *dirs, size_t n, char *err, size_t errlen)
+{
+	char path[4096];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t t;
+
+		for (t = 0; t < HD_PF_COUNT; t++) {
+			snprintf(path, sizeof(path), "%s/%s.tsv", dirs[i], hd_profile_files[t].name);
+			if (access(path, R_OK) == 0)
+				break;
+		}
+		if (t == HD_PF_COUNT)
+			return failf(err, errlen, "%s: no data files of a profile (seek-read.tsv, response.tsv, ...)",
+				     dirs[i]);
 	}
 	return 0;
 }
@@ -296,7 +317,7 @@ int hd_compare_many(const char *const *dirs, size_t n, enum hd_cmp_pairs which, 
 		return rc;
 	}
 	np = list_pairs(n, which, p);
-	if (compare_pairs(dirs, outdir, o, NULL, p, np, err, errlen))
+	if (check_profiles(dirs, n, err, errlen) || compare_pairs(dirs, outdir, o, NULL, p, np, err, errlen))
 		goto out;
 	if (family_cuts(p, np, o->alpha, cut)) {
 		failf(err, errlen, "%s", strerror(ENOMEM));

@@ -109,4 +109,5 @@ grep -q "stat $T/missing: No such file or directory" "$T/err" || fail "missing d
 mkdir "$T/empty"
 run 2 "$HDDSCOPE" compare "$T/a" "$T/b" "$T/empty" -o "$T/x"
 grep -q "$T/empty: no data files of a profile" "$T/err" || fail "not a profile: $(cat "$T/err")"
+[ ! -e "$T/x" ] || fail "a refused compare left $T/x"
 pass "compare refuses one directory, nine, a missing one and one that is not a profile"
