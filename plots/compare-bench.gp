@@ -1,6 +1,6 @@
 # Two drives' bench figures (compare-common.gp): MB/s of each test as bars; the
 # overlay puts each test's two bars next to each other.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5
+call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "bench: throughput (MB/s, 10^6 bytes/s)"
 set ylabel "throughput (MB/s)"
 eval both_ranges("0:2")
@@ -9,7 +9,7 @@ set yrange [0:YHI * 1.2]
 set style fill solid 0.8 border -1
 label(s) = s eq "seq_read" ? "sequential read" : s eq "seq_write" ? "sequential write" : \
            s eq "rand_read" ? "random read" : s eq "rand_write" ? "random write" : s
-shift(w) = side ? 0 : (w eq "A") ? -0.2 : 0.2
-set boxwidth (side ? 0.6 : 0.38)
+shift(w) = side ? 0 : (strstrt("ABCDEFGH", w) - 1 - (NMORE + 1) / 2.0) * 0.8 / (NMORE + 2)
+set boxwidth (side ? 0.6 : 0.76 / (NMORE + 2))
 P(F, c, w) = sprintf("'%s' using ($0 + %g):2:xtic(label(strcol(1))) with boxes lc rgb '%s' title '%s', '%s' using ($0 + %g):2:(sprintf(\"%%.2f\", $2)) with labels offset 0,0.8 font ',8' notitle", F, shift(w), c, w, F, shift(w))
 eval draw

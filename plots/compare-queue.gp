@@ -1,6 +1,6 @@
 # Two drives' queued random reads (compare-common.gp): IOPS against the number of
 # concurrent clients N, and the p99 latency on the right axis.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5
+call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "queued random reads: IOPS (solid) and p99 latency (dashed) by clients"
 set xlabel "concurrent clients (N)"
 set ylabel "IOPS"

@@ -1,7 +1,7 @@
 # Two drives' response time against |seek distance| (compare-common.gp), with the
 # per-distance median and p99 (plots/pctl.awk).  Side by side: every sample of each
 # drive; overlay: the median (solid) and p99 (dashed) lines of both drives.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5
+call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "response time by |seek distance|, median and p99"
 set xlabel "|seek distance| (MB, 10^6 bytes; log scale)"
 set ylabel "response time (ms)"

@@ -1,7 +1,7 @@
 # Two drives' seek scatters: latency against signed distance (compare-common.gp).
 # Side by side: media and cache samples of each drive; overlay: both drives' media
 # samples with their typical latency per distance bin (from the BINS file of compare).
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5
+call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 op = system(sprintf("sed -n 's/^# params: op=\\([a-z]*\\).*/\\1/p' '%s' | head -n 1", FA))
 WHAT = sprintf("%s seek: latency against signed distance", op)
 set xlabel "signed distance from reference (MB, 10^6 bytes)"

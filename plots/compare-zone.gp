@@ -1,5 +1,5 @@
 # Two drives' sequential read rate by position (compare-common.gp).
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5
+call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "sequential read rate by position"
 set xlabel "position (GB, 10^9 bytes)"
 set ylabel "throughput (MB/s, 10^6 bytes/s)"

@@ -11,6 +11,15 @@
 int hd_cmd_profile(int argc, char **argv);
 int hd_cmd_fit(int argc, char **argv);
 int hd_cmd_compare(int argc, char **argv);
+int hd_cmd_table(int argc, char **argv);
+int hd_cmd_report(int argc, char **argv);
+
+/*
+ * compare's defaults over n profile directories into outdir, findings not
+ * printed, PNG charts when charts: what 'hddscope compare DIRS -q -o
+ * OUTDIR' does.  Returns its exit code.
+ */
+int hd_compare_into(const char *const *dirs, size_t n, const char *outdir, int charts);
 int hd_cmd_verdict(int argc, char **argv);
 int hd_cmd_burnin(int argc, char **argv);
 int hd_cmd_info(int argc, char **argv);

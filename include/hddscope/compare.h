@@ -22,6 +22,13 @@ struct hd_cmp_opts {
 	double confidence;	/* two-sided interval of a difference (0.95) */
 	double alpha;		/* family-wise error rate of a section's findings (0.001) */
 	uint64_t seed;		/* of the bootstrap (1) */
+	/*
+	 * A family decided across several comparisons (hd_compare_many): when
+	 * have_cut, a bin whose p-value is at most cut is rejected, in place of
+	 * Holm's step down at alpha over the bins given (0).
+	 */
+	int have_cut;
+	double cut;
 };
 
 void hd_cmp_defaults(struct hd_cmp_opts *o);
@@ -92,7 +99,7 @@ int hd_cmp_curve_bins(const double *da, const double *la, size_t na,
 
 /*
  * Decide every bin of the ncv curves as one family at family-wise error
- * rate o->alpha (Holm), then make each curve's ranges and crossovers.
+ * rate o->alpha (Holm; or, when o->have_cut, at o->cut), then make each curve's ranges and crossovers.
  * Returns 0 or -ENOMEM.
  */
 int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const struct hd_cmp_opts *o);
@@ -154,7 +161,25 @@ struct hd_compare_result {
 	const char *tests[HD_CMP_MAX_TESTS];	/* data files both have: "seek-read", ... */
 	const char *scripts[HD_CMP_MAX_TESTS];	/* their chart scripts: "compare-seek", ... */
 	int has_bins[HD_CMP_MAX_TESTS];		/* outdir/bins-<test>.tsv was written */
+	size_t findings[HD_CMP_MAX_TESTS];	/* clear differences called in each test's section */
+	char model_a[160], model_b[160];	/* the drives compared, as the charts name them */
+	/* The p-values of each test's families (0: the bins, 1: the stability tests). */
+	double *p[HD_CMP_MAX_TESTS][2];
+	size_t np[HD_CMP_MAX_TESTS][2];
 };
+
+/* Free the p-values of res (the rest of it holds no memory of its own). */
+void hd_compare_result_free(struct hd_compare_result *res);
+
+/*
+ * hd_compare_dirs with each section's families decided elsewhere: a
+ * p-value of section t's family f (profile_files.h's id; 0 the bins, 1 the
+ * stability tests) is rejected when at most cut[t][f].  NULL: Holm at
+ * o->alpha within each section, as hd_compare_dirs does.
+ */
+int hd_compare_dirs_cut(const char *dir_a, const char *dir_b, const char *outdir,
+			const struct hd_cmp_opts *o, const double (*cut)[2], const char *chart_ext,
+			struct hd_compare_result *res, char *err, size_t errlen);
 
 /*
  * Compare the profile directories dir_a and dir_b: write outdir/findings.txt,
@@ -165,5 +190,34 @@ struct hd_compare_result {
 int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 		    const struct hd_cmp_opts *o, const char *chart_ext,
 		    struct hd_compare_result *res, char *err, size_t errlen);
+
+/* ---- N profile directories ---- */
+
+#define HD_CMP_MAX_DIRS 8
+
+/* Which pairs of N directories are compared. */
+enum hd_cmp_pairs {
+	HD_CMP_PAIRS_FIRST,	/* each against the first: N - 1 pairs */
+	HD_CMP_PAIRS_ALL,	/* every pair: N (N - 1) / 2 */
+};
+
+/* How many pairs of n directories are compared under which. */
+size_t hd_compare_npairs(size_t n, enum hd_cmp_pairs which);
+
+/*
+ * Compare n (2..HD_CMP_MAX_DIRS) profile directories.  Two are compared
+ * by hd_compare_dirs into outdir itself.  More are compared pair by pair
+ * into outdir/pairs/X-Y/ (drives lettered A, B, C... as given), each
+ * section's families holding the tests of every pair (Holm's correction
+ * at o->alpha over all of them, hd_compare_dirs_cut), so that every
+ * comparison made together stays within o->alpha; outdir/findings.txt
+ * gathers them and
+ * outdir/compare.json lists the drives, the pairs and their clear
+ * differences.  *res lists the tests every directory has (has_bins 0).
+ * Returns 0, or -1 with a message in err.
+ */
+int hd_compare_many(const char *const *dirs, size_t n, enum hd_cmp_pairs which, const char *outdir,
+		    const struct hd_cmp_opts *o, const char *chart_ext, struct hd_compare_result *res,
+		    char *err, size_t errlen);
 
 #endif

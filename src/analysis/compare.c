@@ -47,6 +47,8 @@ void hd_cmp_defaults(struct hd_cmp_opts *o)
 	o->confidence = 0.95;
 	o->alpha = 0.001;
 	o->seed = 1;
+	o->have_cut = 0;
+	o->cut = -1;
 }
 
 double hd_cmp_typical(double *v, size_t n)
@@ -403,8 +405,13 @@ int hd_cmp_decide(struct hd_cmp_curve *cv, size_t ncv, const struct hd_cmp_opts 
 	for (size_t c = 0; c < ncv; c++)
 		for (size_t i = 0; i < cv[c].nbins; i++)
 			p[k++] = cv[c].bins[i].p;
-	if ((rc = hd_holm(p, n, o->alpha, rej)))
+	if (o->have_cut) {
+		for (size_t i = 0; i < n; i++)
+			rej[i] = p[i] <= o->cut;
+		rc = 0;
+	} else if ((rc = hd_holm(p, n, o->alpha, rej))) {
 		goto done;
+	}
 	call_bins(cv, ncv, rej, o);
 	for (size_t c = 0; c < ncv && rc == 0; c++) {
 		rc = make_ranges(&cv[c]);

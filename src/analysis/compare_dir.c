@@ -34,7 +34,13 @@ struct side {
 
 struct ctx {
 	struct side s[2];
-	const struct hd_cmp_opts *o;
+	const struct hd_cmp_opts *o;	/* of the section being compared */
+	const struct hd_cmp_opts *base;
+	struct hd_cmp_opts sec;		/* base with the section's cut */
+	const double (*cut)[2];		/* the families' cuts by section, or NULL (hd_compare_dirs_cut) */
+	size_t t;			/* the section being compared */
+	double *fp[2];			/* its families' p-values */
+	size_t fn[2], fcap[2];
 	const char *outdir;
 	FILE *txt;
 	struct hd_json j;
@@ -84,6 +90,40 @@ static int fail(struct ctx *c, const char *fmt, ...)
 	vsnprintf(c->err, c->errlen, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/* Note p-value p of family f (0 the bins, 1 the stability tests) of the section being compared. */
+static int push_p(struct ctx *c, int f, double p)
+{
+	if (c->fn[f] == c->fcap[f]) {
+		size_t cap = c->fcap[f] ? 2 * c->fcap[f] : 64;
+		double *n = realloc(c->fp[f], cap * sizeof(*n));
+		if (!n)
+			return fail(c, "compare: %s", strerror(ENOMEM));
+		c->fp[f] = n;
+		c->fcap[f] = cap;
+	}
+	c->fp[f][c->fn[f]++] = p;
+	return 0;
+}
+
+static int push_curves(struct ctx *c, const struct hd_cmp_curve *cv, size_t ncv)
+{
+	for (size_t k = 0; k < ncv; k++)
+		for (size_t i = 0; i < cv[k].nbins; i++)
+			if (push_p(c, 0, cv[k].bins[i].p))
+				return -1;
+	return 0;
+}
+
+/* The stability tests of a section: Holm at alpha, or the cut of a family decided across pairs. */
+static int stability_reject(const struct ctx *c, const double *p, size_t n, unsigned char *rej)
+{
+	if (!c->cut)
+		return hd_holm(p, n, c->o->alpha, rej);
+	for (size_t i = 0; i < n; i++)
+		rej[i] = p[i] <= c->cut[c->t][1];
+	return 0;
 }
 
 /* ---- reading columns ---- */
@@ -415,6 +455,8 @@ static int sec_seek(struct ctx *c, const struct hd_df *a, const struct hd_df *b)
 	rc = hd_cmp_decide(cv, 3, c->o);
 	if (rc == 0)
 		curves_emit(c, op, label, cv);
+	if (rc == 0 && push_curves(c, cv, 3))
+		rc = -ENOMEM;
 	for (int k = 0; k < 3; k++)
 		hd_cmp_curve_free(&cv[k]);
 	return rc ? fail(c, "compare %s: %s", label, strerror(-rc)) : 0;
@@ -533,8 +575,10 @@ static int sec_response(struct ctx *c, const struct hd_df *a, const struct hd_df
 		for (size_t k = 0; k < 2; k++)
 			if (have[k] && st[k] == 0)
 				pp[np++] = p[k];
-		rc = hd_cmp_decide(cv, 6, c->o) || hd_holm(pp, np, c->o->alpha, rej)
+		rc = hd_cmp_decide(cv, 6, c->o) || stability_reject(c, pp, np, rej) || push_curves(c, cv, 6)
 			     ? fail(c, "compare response: %s", strerror(ENOMEM)) : 0;
+		for (size_t k = 0; k < np && rc == 0; k++)
+			rc = push_p(c, 1, pp[k]);
 	}
 	for (size_t k = 0, e = 0; k < 2 && rc == 0; k++) {
 		char label[64];
@@ -596,6 +640,10 @@ static int sec_media(struct ctx *c, const struct hd_df *a, const struct hd_df *b
 	pts_free(&pb);
 	if (rc)
 		return fail(c, "compare media: %s", strerror(-rc));
+	if (push_curves(c, &cv, 1)) {
+		hd_cmp_curve_free(&cv);
+		return -1;
+	}
 	fprintf(c->txt, "\nMedia read time by transfer size (mid-decile of media reads, ms; B - A with its 95%% interval):\n");
 	fprintf(c->txt, "  %10s %10s %10s %7s %22s %7s\n", "size", "A", "B", "B/A", "B - A ms (95%)", "faster");
 	hd_json_arr(&c->j, "sizes");
@@ -1004,7 +1052,7 @@ static void side_json(struct hd_json *j, const char *key, const struct side *s)
 	hd_json_end(j);
 }
 
-static void method_json(struct hd_json *j, const struct hd_cmp_opts *o)
+static void method_json(struct hd_json *j, const struct hd_cmp_opts *o, int across)
 {
 	hd_json_obj(j, "method");
 	hd_json_str(j, "typical", "mid-decile (p10 + p90) / 2 of media samples per bin");
@@ -1014,7 +1062,8 @@ static void method_json(struct hd_json *j, const struct hd_cmp_opts *o)
 	hd_json_int(j, "bootstrap_resamples", o->resamples);
 	hd_json_num(j, "confidence", o->confidence);
 	hd_json_num(j, "familywise_error_rate", o->alpha);
-	hd_json_str(j, "correction", "Holm, over every test of a section");
+	hd_json_str(j, "correction", across ? "Holm, over every test of a section in all the pairs compared together"
+					    : "Holm, over every test of a section");
 	hd_json_uint(j, "seed", o->seed);
 	hd_json_end(j);
 }
@@ -1065,6 +1114,9 @@ static void write_header(struct ctx *c)
 		"the findings give the largest difference the intervals leave open.  A crossover is where the\n"
 		"faster drive changes: the zero of a line fitted to the difference around it.\n",
 		c->o->bins_per_decade, c->o->resamples, c->o->confidence * 100, c->o->min_rel * 100, c->o->alpha * 100);
+	if (c->cut)
+		fprintf(c->txt, "This pair is one of several compared together: each section's family (and its stability\n"
+			"tests') holds the tests of every pair, so that all the findings together keep that rate.\n");
 }
 
 static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare_result *res)
@@ -1076,6 +1128,11 @@ static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare
 			return -1;
 		hd_json_obj(&c->j, hd_profile_files[t].name);
 		c->findings = 0;
+		c->t = t;
+		c->sec = *c->base;
+		c->sec.have_cut = c->cut != NULL;
+		c->sec.cut = c->cut ? c->cut[t][0] : -1;
+		c->o = &c->sec;
 		if (tests[t].section(c, c->s[0].df[t], c->s[1].df[t])) {
 			if (c->bins)
 				hd_dfw_abort(c->bins);
@@ -1084,6 +1141,13 @@ static int compare_tests(struct ctx *c, const char *chart_ext, struct hd_compare
 		}
 		hd_json_uint(&c->j, "clear_differences", c->findings);
 		hd_json_end(&c->j);
+		res->findings[res->ntests] = c->findings;
+		for (int f = 0; f < 2; f++) {
+			res->p[res->ntests][f] = c->fp[f];
+			res->np[res->ntests][f] = c->fn[f];
+			c->fp[f] = NULL;
+			c->fn[f] = c->fcap[f] = 0;
+		}
 		if (c->bins && close_bins(c))
 			return -1;
 		res->tests[res->ntests] = hd_profile_files[t].name;
@@ -1132,11 +1196,28 @@ static int close_tmp(struct ctx *c, FILE *f, char *tmp, const char *name)
 	return rc ? fail(c, "%s %s: %s", call, path, hd_fs_strerror(rc)) : 0;
 }
 
+void hd_compare_result_free(struct hd_compare_result *res)
+{
+	for (size_t t = 0; t < HD_CMP_MAX_TESTS; t++)
+		for (int f = 0; f < 2; f++) {
+			free(res->p[t][f]);
+			res->p[t][f] = NULL;
+			res->np[t][f] = 0;
+		}
+}
+
 int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 		    const struct hd_cmp_opts *o, const char *chart_ext,
 		    struct hd_compare_result *res, char *err, size_t errlen)
 {
-	struct ctx c = { .o = o, .outdir = outdir, .err = err, .errlen = errlen };
+	return hd_compare_dirs_cut(dir_a, dir_b, outdir, o, NULL, chart_ext, res, err, errlen);
+}
+
+int hd_compare_dirs_cut(const char *dir_a, const char *dir_b, const char *outdir,
+			const struct hd_cmp_opts *o, const double (*cut)[2], const char *chart_ext,
+			struct hd_compare_result *res, char *err, size_t errlen)
+{
+	struct ctx c = { .o = o, .base = o, .cut = cut, .outdir = outdir, .err = err, .errlen = errlen };
 	char *tmp_txt = NULL, *tmp_json = NULL;
 	FILE *fj = NULL;
 	int rc = -1;
@@ -1150,6 +1231,8 @@ int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 		goto out;
 	revolution(&c, &c.s[0]);
 	revolution(&c, &c.s[1]);
+	snprintf(res->model_a, sizeof(res->model_a), "%s", c.s[0].model);
+	snprintf(res->model_b, sizeof(res->model_b), "%s", c.s[1].model);
 	c.txt = open_tmp(&c, "findings.txt", &tmp_txt);
 	if (!c.txt)
 		goto out;
@@ -1161,7 +1244,7 @@ int hd_compare_dirs(const char *dir_a, const char *dir_b, const char *outdir,
 	hd_json_str(&c.j, "hddscope_version", HDDSCOPE_VERSION);
 	side_json(&c.j, "a", &c.s[0]);
 	side_json(&c.j, "b", &c.s[1]);
-	method_json(&c.j, o);
+	method_json(&c.j, o, cut != NULL);
 	write_header(&c);
 	if (compare_tests(&c, chart_ext, res))
 		goto out;
@@ -1180,6 +1263,10 @@ out:
 		hd_out_fdrop(c.txt, tmp_txt);
 	if (fj || tmp_json)
 		hd_out_fdrop(fj, tmp_json);
+	free(c.fp[0]);
+	free(c.fp[1]);
+	if (rc)
+		hd_compare_result_free(res);
 	for (int i = 0; i < 2; i++) {
 		hd_jv_free(c.s[i].summary);
 		for (size_t t = 0; t < HD_PF_COUNT; t++)

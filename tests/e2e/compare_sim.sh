@@ -43,7 +43,11 @@ run 1 "$HDDSCOPE" compare "$T/a" "$T/b"
 expect_err "no output directory"
 run 1 "$HDDSCOPE" compare "$T/a" -o "$T/x"
 run 2 "$HDDSCOPE" compare "$T/a" "$T/nothing" -o "$T/x"
+expect_err "stat $T/nothing: No such file or directory"
+mkdir "$T/nothing"
+run 2 "$HDDSCOPE" compare "$T/a" "$T/nothing" -o "$T/x"
 expect_err "nothing: no data files"
+rmdir "$T/nothing"
 pass "usage and setup errors"
 
 charts=--no-charts
