@@ -2,6 +2,18 @@
 #ifndef HDDSCOPE_PLOT_H
 #define HDDSCOPE_PLOT_H
 
+/* The distance axis of seek and response charts. */
+enum hd_plot_axis { HD_PLOT_SYMLOG, HD_PLOT_LINEAR };
+
+/*
+ * How every chart this process draws from now on looks (hd_plot_file's
+ * and hd_plot_script's): the distance axis (symlog unless set), passed to
+ * the scripts as the gnuplot variable AXIS ("symlog" or "linear").
+ */
+void hd_plot_set_axis(enum hd_plot_axis axis);
+/* Keep a seek or response chart's numbers beside it: NAME-bins.tsv, NAME-density.tsv. */
+void hd_plot_set_keep_bins(int keep);
+
 /* 1 when gnuplot is on PATH. */
 int hd_plot_available(void);
 

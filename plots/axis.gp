@@ -1,0 +1,35 @@
+# The distance axis of the seek and response charts; load after common.gp.
+# AXIS is "symlog" (the default) or "linear", set by hddscope plot (gnuplot -e);
+# the symmetric log axis puts distance d at sign(d) log10(1 + |d| / SYMC), so
+# that +-256 KiB and +-1 GiB get room alike and zero stays in the middle.
+# hddscope plot sets SYMC to the smallest distance, down to a power of two;
+# without it: the header's min_bytes, else 4096.
+#   xd(d)                    where distance d (bytes) goes on the x axis
+#   eval dist_axis(lo, hi, px, what)
+#                            x label, range and tics for distances [lo, hi]
+#                            (bytes) on a plot about px pixels wide
+if (!exists("AXIS")) { AXIS = "symlog" }
+if (!exists("SYMC")) { SYMC = (hdr("min_bytes") eq "") ? 4096 : real(hdr("min_bytes")) }
+if (SYMC <= 0) { SYMC = 4096 }
+linear_axis = (AXIS eq "linear")
+sl(d) = sgn(d) * log10(1 + abs(d) / SYMC)
+xd(d) = linear_axis ? d / 1e6 : sl(d)
+# 1024 * 4^k as the charts write sizes: 1K 4K ... 256K 1M ... 1G 4G ... 1T.
+sizelab(b) = b >= 2**40 ? sprintf("%.0fT", b / 2**40) : b >= 2**30 ? sprintf("%.0fG", b / 2**30) : \
+             b >= 2**20 ? sprintf("%.0fM", b / 2**20) : b >= 2**10 ? sprintf("%.0fK", b / 2**10) : sprintf("%.0f", b)
+# Tics at 0 and +-1024 * 4^k from SYMC up: a tic only where its label does not
+# reach the one before it (about 7.5 pixels a character, 8 between labels; the
+# "-" side is the wider), so that no two labels overlap.  A tic up to a quarter
+# past the largest distance widens the range to it.
+symlog_tics(lo, hi, px) = sprintf("ax_lo = %.17g; ax_hi = %.17g; ax_px = %.17g; ", lo, hi, px) . \
+    'ax_w = sl(ax_hi) - sl(ax_lo); ax_w = ax_w > 0 ? ax_w : 1; ax_u = ax_px / ax_w; ax_last = 0; ax_lastlen = 1; ax_tics = "\"0\" 0"; ' . \
+    'ax_xl = sl(ax_lo) < 0 ? sl(ax_lo) : 0; ax_xh = sl(ax_hi) > 0 ? sl(ax_hi) : 0; ' . \
+    'do for [ax_k = 0:20] { ax_t = 1024.0 * 4**ax_k; ax_len = strlen(sizelab(ax_t)) + 1; ' . \
+    'if (ax_t >= SYMC && (sl(ax_t) - ax_last) * ax_u >= 7.5 * (ax_len + ax_lastlen) / 2 + 8) { ' . \
+    'if (ax_hi * 1.25 >= ax_t) { ax_tics = ax_tics . sprintf(", \"%s\" %.6f", sizelab(ax_t), sl(ax_t)); ax_xh = sl(ax_t) > ax_xh ? sl(ax_t) : ax_xh }; ' . \
+    'if (ax_lo * 1.25 <= -ax_t) { ax_tics = ax_tics . sprintf(", \"-%s\" %.6f", sizelab(ax_t), -sl(ax_t)); ax_xl = -sl(ax_t) < ax_xl ? -sl(ax_t) : ax_xl }; ' . \
+    'if (ax_hi * 1.25 >= ax_t || ax_lo * 1.25 <= -ax_t) { ax_last = sl(ax_t); ax_lastlen = ax_len } } }; ' . \
+    'eval "set xtics (" . ax_tics . ")"; ax_w = ax_xh - ax_xl; set xrange [ax_xl - 0.02 * ax_w : ax_xh + 0.02 * ax_w]'
+dist_axis(lo, hi, px, what) = linear_axis ? \
+    sprintf("set xlabel '%s (MB, 10^6 bytes)' noenhanced; set xrange [%.17g : %.17g]; set xtics autofreq", what, lo / 1e6 - (hi - lo) * 0.02e-6 - (hi == lo ? 1 : 0), hi / 1e6 + (hi - lo) * 0.02e-6 + (hi == lo ? 1 : 0)) : \
+    sprintf("set xlabel '%s (symmetric log scale: sign(d) log10(1 + |d| / %s); K, M, G = 2^10, 2^20, 2^30 bytes)' noenhanced; ", what, sizelab(SYMC)) . symlog_tics(lo, hi, px)
