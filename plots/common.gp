@@ -29,6 +29,8 @@ set key outside right top
 # first: ten percent either side (or one unit around zero), or half and
 # double it on a log axis.  The column's absolute value counts where the
 # axis shows magnitudes (log axes of signed distances).
+#   ncol(col, v) the rows whose column col is v (the key lists only what a chart has)
+ncol(col, v) = int(real(system(sprintf("awk -F'\t' '!/^#/ && $%d == \"%s\" { n++ } END { print n + 0 }' '%s'", col, v, DATA))))
 nclass(c) = (hdr("samples_" . c) ne "") ? int(real(hdr("samples_" . c))) : \
     int(real(system(sprintf("grep -c -e '\t%s\t' '%s' || true", c, DATA))))
 colrange(col, useabs) = system(sprintf("awk -F'\t' '!/^#/ && $%d != \"\" { v = $%d + 0; if (%d && v < 0) v = -v; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v } END { if (n) print lo, hi }' '%s'", col, col, useabs, DATA))

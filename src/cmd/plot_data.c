@@ -190,63 +190,142 @@ static void pd_edges(const struct pd_bins *b, size_t i, double dmin, double dmax
 	}
 }
 
+/* One op's media latencies grouped by bin: bin k's are v[cnt[k] .. cnt[k + 1]), sorted. */
+struct pd_op {
+	size_t *cnt;
+	double *v;
+	double *dr;		/* bin k's smallest and largest distance: dr[2k], dr[2k + 1] */
+	double *pool;		/* room for every latency: a pooled p99's samples */
+};
+
+static void pd_op_free(struct pd_op *po)
+{
+	free(po->cnt);
+	free(po->v);
+	free(po->dr);
+	free(po->pool);
+}
+
+static int pd_take(const struct pd_in *in, size_t i, int op)
+{
+	return (int)in->cls[i] == in->media && (op < 0 || in->op[i] == op) && !isnan(in->lat[i]);
+}
+
+/* Group the media samples of op (op < 0: every row) by bin. */
+static int pd_op_fill(const struct pd_in *in, const struct pd_bins *b, int op, struct pd_op *po)
+{
+	size_t *at;
+
+	memset(po, 0, sizeof(*po));
+	po->cnt = calloc(b->nbins + 1, sizeof(*po->cnt));
+	po->dr = malloc(2 * b->nbins * sizeof(*po->dr));
+	if (!po->cnt || !po->dr)
+		return -ENOMEM;
+	for (size_t k = 0; k < b->nbins; k++) {
+		po->dr[2 * k] = INFINITY;
+		po->dr[2 * k + 1] = -INFINITY;
+	}
+	for (size_t i = 0; i < in->n; i++)
+		if (pd_take(in, i, op))
+			po->cnt[pd_bin_of(b, in->d[i]) + 1]++;
+	for (size_t k = 1; k <= b->nbins; k++)
+		po->cnt[k] += po->cnt[k - 1];
+	at = malloc((b->nbins + 1) * sizeof(*at));
+	po->v = malloc((po->cnt[b->nbins] + 1) * sizeof(*po->v));
+	po->pool = malloc((po->cnt[b->nbins] + 1) * sizeof(*po->pool));
+	if (!at || !po->v || !po->pool) {
+		free(at);
+		return -ENOMEM;
+	}
+	memcpy(at, po->cnt, (b->nbins + 1) * sizeof(*at));
+	for (size_t i = 0; i < in->n; i++)
+		if (pd_take(in, i, op)) {
+			size_t k = pd_bin_of(b, in->d[i]);
+
+			po->v[at[k]++] = in->lat[i];
+			po->dr[2 * k] = fmin(po->dr[2 * k], in->d[i]);
+			po->dr[2 * k + 1] = fmax(po->dr[2 * k + 1], in->d[i]);
+		}
+	free(at);
+	for (size_t k = 0; k < b->nbins; k++)
+		qsort(po->v + po->cnt[k], po->cnt[k + 1] - po->cnt[k], sizeof(double), cmp_dbl);
+	return 0;
+}
+
+/* Which side of zero bin i is on (0: the linear axis's bins are one run). */
+static int pd_side(const struct pd_bins *b, size_t i)
+{
+	if (b->mode == PD_KEYED)
+		return b->keys[i] < 0 ? -1 : 1;
+	if (b->mode == PD_SYMLOG)
+		return (int)i < b->kside ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Bin k's p99: of its own samples where it has HD_PLOT_P99_MIN, else of
+ * them and its neighbours' on the same side of zero, one more each way
+ * until there are that many.  Sets the bins pooled, [*ka, *kb]; NAN when
+ * the side has too few.
+ */
+static double pd_p99(const struct pd_bins *b, const struct pd_op *po, size_t k, size_t *ka, size_t *kb, size_t *n)
+{
+	size_t a = k, z = k, m = po->cnt[k + 1] - po->cnt[k];
+
+	while (m < HD_PLOT_P99_MIN) {
+		int grew = 0;
+
+		if (a > 0 && pd_side(b, a - 1) == pd_side(b, k)) {
+			a--;
+			grew = 1;
+		}
+		if (z + 1 < b->nbins && pd_side(b, z + 1) == pd_side(b, k)) {
+			z++;
+			grew = 1;
+		}
+		m = po->cnt[z + 1] - po->cnt[a];
+		if (!grew)
+			break;
+	}
+	*ka = a;
+	*kb = z;
+	*n = m;
+	if (m < HD_PLOT_P99_MIN)
+		return NAN;
+	if (a == z)
+		return hd_percentile_sorted(po->v + po->cnt[k], m, 99);
+	memcpy(po->pool, po->v + po->cnt[a], m * sizeof(double));
+	qsort(po->pool, m, sizeof(double), cmp_dbl);
+	return hd_percentile_sorted(po->pool, m, 99);
+}
+
 /* The percentile lines of one op (op < 0: every row). */
 static int pd_write_op(const struct pd_in *in, const struct pd_bins *b, int op, const char *opname, FILE *f)
 {
-	size_t *cnt = calloc(b->nbins + 1, sizeof(*cnt)), *at = NULL;
-	double *v = NULL, *dr = malloc(2 * b->nbins * sizeof(*dr));
-	int rc = -ENOMEM, sign = 0;
+	struct pd_op po;
+	int rc = pd_op_fill(in, b, op, &po), sign = 0;
 
-	if (!cnt || !dr)
-		goto out;
-	for (size_t k = 0; k < b->nbins; k++) {
-		dr[2 * k] = INFINITY;
-		dr[2 * k + 1] = -INFINITY;
-	}
-	for (size_t i = 0; i < in->n; i++)
-		if ((int)in->cls[i] == in->media && (op < 0 || in->op[i] == op) && !isnan(in->lat[i]))
-			cnt[pd_bin_of(b, in->d[i]) + 1]++;
-	for (size_t k = 1; k <= b->nbins; k++)
-		cnt[k] += cnt[k - 1];
-	at = malloc((b->nbins + 1) * sizeof(*at));
-	v = malloc((cnt[b->nbins] + 1) * sizeof(*v));
-	if (!at || !v)
-		goto out;
-	memcpy(at, cnt, (b->nbins + 1) * sizeof(*at));
-	for (size_t i = 0; i < in->n; i++)
-		if ((int)in->cls[i] == in->media && (op < 0 || in->op[i] == op) && !isnan(in->lat[i])) {
-			size_t k = pd_bin_of(b, in->d[i]);
-
-			v[at[k]++] = in->lat[i];
-			dr[2 * k] = fmin(dr[2 * k], in->d[i]);
-			dr[2 * k + 1] = fmax(dr[2 * k + 1], in->d[i]);
-		}
-	for (size_t k = 0; k < b->nbins; k++) {
-		double *s = v + cnt[k], lo, hi, x;
-		size_t m = cnt[k + 1] - cnt[k];
+	for (size_t k = 0; k < b->nbins && !rc; k++) {
+		const double *s = po.v + po.cnt[k];
+		double lo, hi, x, plo, phi, dummy, p99;
+		size_t m = po.cnt[k + 1] - po.cnt[k], ka, kb, pn;
 
 		if (m < HD_PLOT_P50_MIN)
 			continue;
-		qsort(s, m, sizeof(*s), cmp_dbl);
-		pd_edges(b, k, dr[2 * k], dr[2 * k + 1], &lo, &hi, &x);
+		pd_edges(b, k, po.dr[2 * k], po.dr[2 * k + 1], &lo, &hi, &x);
+		p99 = pd_p99(b, &po, k, &ka, &kb, &pn);
+		pd_edges(b, ka, po.dr[2 * ka], po.dr[2 * ka + 1], &plo, &dummy, &dummy);
+		pd_edges(b, kb, po.dr[2 * kb], po.dr[2 * kb + 1], &dummy, &phi, &dummy);
 		if (sign < 0 && x >= 0)
 			fputc('\n', f);
 		sign = x < 0 ? -1 : 1;
-		fprintf(f, "%.0f\t%zu\t%.6f\t%.6f\t", x, m, hd_percentile_sorted(s, m, 50),
-			hd_percentile_sorted(s, m, 90));
-		if (m >= HD_PLOT_P99_MIN)
-			fprintf(f, "%.6f", hd_percentile_sorted(s, m, 99));
-		else
-			fputs("NaN", f);
-		fprintf(f, "\t%.6f\t%.0f\t%.0f\t%s\n", s[m - 1], lo, hi, opname);
+		fprintf(f, "%.0f\t%zu\t%.6f\t%.6f\t%.6f\t%.6f\t%.0f\t%.0f\t%s\t%.0f\t%.0f\t%zu\n", x, m,
+			hd_percentile_sorted(s, m, 50), hd_percentile_sorted(s, m, 90), p99, s[m - 1], lo, hi, opname,
+			plo, phi, pn);
 	}
-	fputs("\n\n", f);
-	rc = 0;
-out:
-	free(cnt);
-	free(at);
-	free(v);
-	free(dr);
+	if (!rc)
+		fputs("\n\n", f);
+	pd_op_free(&po);
 	return rc;
 }
 
@@ -339,7 +418,9 @@ int hd_plot_data_write(const struct hd_df *df, int linear, FILE *bins, FILE *den
 		pd_cut(&b, linear, ax->symc, ax->xlo, ax->xhi, media);
 	rc = 0;
 	fputs("# per-bin percentiles of the media samples (hddscope plot)\n"
-	      "# columns: x_bytes n p50 p90 p99 max lo_bytes hi_bytes op\n", bins);
+	      "# p99 pools neighbouring bins on the same side of zero, p99_lo_bytes to p99_hi_bytes,\n"
+	      "# where a bin has fewer than 100 samples (p99_n of them)\n"
+	      "# columns: x_bytes n p50 p90 p99 max lo_bytes hi_bytes op p99_lo_bytes p99_hi_bytes p99_n\n", bins);
 	if (in.n && in.op) {
 		for (size_t k = 0; k < in.opcol->ndict && !rc; k++)
 			rc = pd_write_op(&in, &b, (int)k, in.opcol->dict[k], bins);

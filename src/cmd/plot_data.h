@@ -18,7 +18,7 @@ struct hd_df;
 #define HD_PLOT_GRID_Y 160
 /* Fewer distinct distances than this: percentiles per distance, not per bin. */
 #define HD_PLOT_KEYED_MAX 200
-/* A bin's median needs this many media samples, its p99 PCTL_P99_MIN. */
+/* A bin's median needs this many media samples, its p99 HD_PLOT_P99_MIN (else neighbours are pooled). */
 #define HD_PLOT_P50_MIN 5
 #define HD_PLOT_P99_MIN 100
 
@@ -37,8 +37,11 @@ int hd_plot_data_wanted(const struct hd_df *df);
 
 /*
  * Write the per-bin percentiles of df's media samples to bins (columns
- * x_bytes n p50 p90 p99 max lo_bytes hi_bytes op, like plots/pctl.awk's
- * first six; a blank line between the sides of zero and between ops) and,
+ * x_bytes n p50 p90 p99 max lo_bytes hi_bytes op p99_lo_bytes p99_hi_bytes
+ * p99_n, the first six like plots/pctl.awk's; a blank line between the
+ * sides of zero and between ops; a bin of one distance has lo = hi = it;
+ * a p99 of fewer than HD_PLOT_P99_MIN samples pools the neighbouring bins
+ * on its side, p99_lo..p99_hi) and,
  * when df has more than HD_PLOT_DENSITY_MIN rows, the density grid to
  * dens (x y count, x and y in the chart's axis units, NaN for an empty
  * cell).  Fills ax.  Returns 0 or -errno (-EINVAL: a column is missing,
