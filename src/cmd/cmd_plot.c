@@ -274,31 +274,29 @@ static void aux_drop(struct chart_aux *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/*
- * Write the bins (and the density grid) of df beside out and the gnuplot
- * variables that name them into vars.  Returns 0 or an exit code, printed.
- */
-static int aux_write(const struct hd_df *df, const char *out, struct chart_aux *a, char *vars, size_t vlen)
+/* Open a's files for out: NAME-WHAT[i].tsv, the second only when want2.  Returns 0 or an exit code, printed. */
+static int aux_open(struct chart_aux *a, const char *out, const char *const what[2], int want2)
 {
-	static const char *const what[2] = { "bins", "density" };
-	struct hd_plot_axes ax;
 	size_t stem = strlen(out);
 	const char *dot = strrchr(out, '.');
 	int rc;
 
 	if (dot && !strchr(dot, '/'))
 		stem = (size_t)(dot - out);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 1 + !!want2; i++) {
 		snprintf(a->path[i], PATH_MAX, "%.*s-%s.tsv", (int)stem, out, what[i]);
-		if (i == 1 && df->nrows <= HD_PLOT_DENSITY_MIN)
-			break;
 		if ((rc = hd_out_fopen(a->path[i], &a->f[i], &a->tmp[i]))) {
 			hd_err("%s: %s", a->path[i], hd_fs_strerror(rc));
 			aux_drop(a);
 			return HD_EXIT_SETUP;
 		}
 	}
-	rc = hd_plot_data_write(df, plot_axis == HD_PLOT_LINEAR, a->f[0], a->f[1], &ax);
+	return HD_EXIT_OK;
+}
+
+/* rc of writing a's files, their write errors counted: 0, or an exit code, printed. */
+static int aux_flush(const struct hd_df *df, struct chart_aux *a, int rc)
+{
 	for (int i = 0; i < 2 && !rc; i++)
 		if (a->f[i] && (fflush(a->f[i]) || ferror(a->f[i])))
 			rc = errno ? -errno : -EIO;
@@ -307,6 +305,31 @@ static int aux_write(const struct hd_df *df, const char *out, struct chart_aux *
 		aux_drop(a);
 		return HD_EXIT_RUNTIME;
 	}
+	return HD_EXIT_OK;
+}
+
+/*
+ * Write the bins (and the density grid) of a seek or response file, or a
+ * replay's CDFs, beside out and the gnuplot variables that name them into
+ * vars.  Returns 0 or an exit code, printed.
+ */
+static int aux_write(const struct hd_df *df, const char *out, struct chart_aux *a, char *vars, size_t vlen)
+{
+	static const char *const bins[2] = { "bins", "density" }, *const cdf[2] = { "cdf", "" };
+	struct hd_plot_axes ax;
+	int rc, measured;
+
+	if (hd_plot_cdf_wanted(df)) {
+		if ((rc = aux_open(a, out, cdf, 0)) ||
+		    (rc = aux_flush(df, a, hd_plot_cdf_write(df, a->f[0], &measured))))
+			return rc;
+		snprintf(vars + strlen(vars), vlen - strlen(vars), "; MEASURED=%d; CDF=", measured);
+		gp_quote(vars, vlen, a->tmp[0]);
+		return HD_EXIT_OK;
+	}
+	if ((rc = aux_open(a, out, bins, df->nrows > HD_PLOT_DENSITY_MIN)) ||
+	    (rc = aux_flush(df, a, hd_plot_data_write(df, plot_axis == HD_PLOT_LINEAR, a->f[0], a->f[1], &ax))))
+		return rc;
 	snprintf(vars, vlen, "AXIS='%s'; SYMC=%.17g; XLO=%.17g; XHI=%.17g; YHI=%.17g; GRIDCACHE=%d; PCTL=",
 		 ax.linear ? "linear" : "symlog", ax.symc, ax.xlo, ax.xhi, ax.yhi, ax.grid_cache);
 	gp_quote(vars, vlen, a->tmp[0]);
@@ -389,7 +412,7 @@ int hd_plot_file(const char *data, const char *outdir, const char *ext, int prin
 		return HD_EXIT_USAGE;
 	}
 	snprintf(vars, sizeof(vars), "AXIS='%s'", plot_axis == HD_PLOT_LINEAR ? "linear" : "symlog");
-	if (df->nrows > 0 && hd_plot_data_wanted(df) && (rc = aux_write(df, out, &aux, vars, sizeof(vars)))) {
+	if (df->nrows > 0 && (hd_plot_data_wanted(df) || hd_plot_cdf_wanted(df)) && (rc = aux_write(df, out, &aux, vars, sizeof(vars)))) {
 		hd_df_free(df);
 		return rc;
 	}

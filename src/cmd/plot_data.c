@@ -435,3 +435,45 @@ int hd_plot_data_write(const struct hd_df *df, int linear, FILE *bins, FILE *den
 	}
 	return rc;
 }
+
+int hd_plot_cdf_wanted(const struct hd_df *df)
+{
+	const char *t = hd_df_meta(df, "test");
+	const struct hd_df_col *c = hd_df_col(df, "sim_ms");
+
+	return t && strcmp(t, "replay") == 0 && c && c->type == HD_COL_NUM;
+}
+
+/* One empirical CDF: each value sorted, with the fraction of values at or below it. */
+static int cdf_block(const struct hd_df_col *c, size_t n, const char *name, FILE *f)
+{
+	double *v = malloc((n + 1) * sizeof(*v));
+	size_t m = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(c->num[i]))
+			v[m++] = c->num[i];
+	qsort(v, m, sizeof(*v), cmp_dbl);
+	fprintf(f, "# %s: %zu service times\n", name, m);
+	for (size_t i = 0; i < m; i++)
+		fprintf(f, "%.6f\t%.9f\n", v[i], (double)(i + 1) / (double)m);
+	fputs("\n\n", f);
+	free(v);
+	return 0;
+}
+
+int hd_plot_cdf_write(const struct hd_df *df, FILE *f, int *measured)
+{
+	const struct hd_df_col *s = hd_df_col(df, "sim_ms"), *m = hd_df_col(df, "measured_ms");
+	int rc;
+
+	*measured = m && m->type == HD_COL_NUM;
+	fputs("# service-time CDFs of a replay (hddscope plot): index 0 simulated, index 1 measured\n"
+	      "# columns: ms fraction\n", f);
+	rc = cdf_block(s, df->nrows, "simulated", f);
+	if (!rc && *measured)
+		rc = cdf_block(m, df->nrows, "measured", f);
+	return rc;
+}

@@ -1,8 +1,8 @@
 /*
  * The numbers behind the seek and response charts (plot_data.c): per-bin
  * percentiles of the media samples, and above HD_PLOT_DENSITY_MIN rows a
- * 2-D histogram drawn as an image instead of every point.  Private to
- * src/cmd/.
+ * 2-D histogram drawn as an image instead of every point; and the two
+ * service-time CDFs of a replay.  Private to src/cmd/.
  */
 #ifndef HDDSCOPE_PLOT_DATA_H
 #define HDDSCOPE_PLOT_DATA_H
@@ -48,5 +48,15 @@ int hd_plot_data_wanted(const struct hd_df *df);
  * -ENOMEM); a write error shows in the streams.
  */
 int hd_plot_data_write(const struct hd_df *df, int linear, FILE *bins, FILE *dens, struct hd_plot_axes *ax);
+
+/* Is df a replay's rows (test: replay, a sim_ms column)? */
+int hd_plot_cdf_wanted(const struct hd_df *df);
+/*
+ * Write the empirical CDFs of a replay's service times to f: index 0 the
+ * simulated (sim_ms), index 1 the measured (measured_ms, when the trace had
+ * them: *measured set), rows "ms fraction", fraction i/n at the i-th
+ * smallest of n.  Returns 0 or -ENOMEM.
+ */
+int hd_plot_cdf_write(const struct hd_df *df, FILE *f, int *measured);
 
 #endif
