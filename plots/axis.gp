@@ -34,4 +34,4 @@ symlog_tics(lo, hi, px) = sprintf("ax_lo = %.17g; ax_hi = %.17g; ax_px = %.17g; 
     'eval "set xtics (" . ax_tics . ")"; ax_w = ax_xh - ax_xl; set xrange [ax_xl - 0.02 * ax_w : ax_xh + 0.02 * ax_w]'
 dist_axis(lo, hi, px, what) = linear_axis ? \
     sprintf("set xlabel '%s (MB, 10^6 bytes)' noenhanced; set xrange [%.17g : %.17g]; set xtics autofreq", what, lo / 1e6 - (hi - lo) * 0.02e-6 - (hi == lo ? 1 : 0), hi / 1e6 + (hi - lo) * 0.02e-6 + (hi == lo ? 1 : 0)) : \
-    sprintf("set xlabel '%s (symmetric log scale: sign(d) log10(1 + |d| / %s); K, M, G = 2^10, 2^20, 2^30 bytes)' noenhanced; ", what, sizelab(SYMC)) . symlog_tics(lo, hi, px)
+    sprintf("set xlabel '%s (bytes, symmetric log, c = %s; K M G = 2^10 2^20 2^30)' noenhanced; ", what, sizelab(SYMC)) . symlog_tics(lo, hi, px)

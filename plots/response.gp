@@ -31,7 +31,7 @@ has_write = has("write")
 if (exists("PCTL")) {
     pct(op) = sprintf("< awk -F'\t' '/^$/ || $9 == \"%s\"' '%s'", op, PCTL)
 } else {
-    pct(op) = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v op=%s -f '%s/pctl.awk' '%s' | sort -g", op, DIR, DATA)
+    pct(op) = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v op=%s -f '%s/pctl.awk' '%s' | sort -g | awk '$1 >= 0 && p < 0 { print x } { print; p = $1 }'", op, DIR, DATA)
 }
 rows(c) = sprintf("< grep -e '\t%s\t' '%s'", c, DATA)
 sel(op, c) = (strcol(4) eq op && strcol(5) eq c) ? $3 : 1/0

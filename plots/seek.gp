@@ -32,7 +32,7 @@ if (!exists("GRIDCACHE")) { GRIDCACHE = 0 }
 if (exists("PCTL")) {
     pct = sprintf("< awk -F'\t' '/^$/ || $9 == \"%s\"' '%s'", op, PCTL)
 } else {
-    pct = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v symc=%.17g -v bpd=4 -f '%s/pctl.awk' '%s' | sort -g", SYMC, DIR, DATA)
+    pct = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v symc=%.17g -v bpd=4 -f '%s/pctl.awk' '%s' | sort -g | awk '$1 >= 0 && p < 0 { print x } { print; p = $1 }'", SYMC, DIR, DATA)
 }
 rows(c) = sprintf("< grep -e '\t%s\t' '%s'", c, DATA)
 cls(c) = strcol(5) eq c ? $3 : 1/0
