@@ -24,7 +24,7 @@
 struct compare_opts {
 	const char *out, *dirs[2];
 	const char *ext;
-	int svg, no_charts, quiet;
+	int svg, no_charts, quiet, axis;
 	uint64_t min_diff, bins, resamples;	/* as given: percent, per decade, per bin */
 	struct hd_cmp_opts cmp;
 };
@@ -44,6 +44,7 @@ static const struct hd_option compare_options[] = {
 	  .help = "seed of the bootstrap" },
 	{ .name = "svg", .kind = HD_OPT_FLAG, .off = O(svg), .help = "SVG charts instead of PNG" },
 	{ .name = "no-charts", .kind = HD_OPT_FLAG, .off = O(no_charts), .help = "findings only" },
+	HD_PLOT_AXIS_OPTION(struct compare_opts, axis),
 	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = O(quiet), .help = "do not print the findings" },
 	HD_OPT_HELP_END,
 };
@@ -87,6 +88,7 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 	o->dirs[0] = argv[optind];
 	o->dirs[1] = argv[optind + 1];
 	o->ext = o->svg ? "svg" : "png";
+	hd_plot_set_axis((enum hd_plot_axis)o->axis);
 	/* The analysis's own defaults for what the command line does not set. */
 	seed = o->cmp.seed;
 	hd_cmp_defaults(&o->cmp);

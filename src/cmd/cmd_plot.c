@@ -30,18 +30,14 @@ struct plot_opts {
 	int svg, axis, bins;
 };
 
-static const char *const axis_words[] = { "symlog", "linear", NULL };
-static const int axis_values[] = { HD_PLOT_SYMLOG, HD_PLOT_LINEAR };
+const char *const hd_plot_axis_words[] = { "symlog", "linear", NULL };
+const int hd_plot_axis_values[] = { HD_PLOT_SYMLOG, HD_PLOT_LINEAR };
 
 static const struct hd_option plot_options[] = {
 	{ .name = "output", .letter = 'o', .kind = HD_OPT_STRING, .arg = "DIR", .off = offsetof(struct plot_opts, outdir),
 	  .shown = "beside each data file", .help = "where the charts go" },
 	{ .name = "svg", .kind = HD_OPT_FLAG, .off = offsetof(struct plot_opts, svg), .help = "SVG instead of PNG" },
-	{ .name = "axis", .kind = HD_OPT_ENUM, .off = offsetof(struct plot_opts, axis), .words = axis_words,
-	  .values = axis_values, .def = "symlog",
-	  .help = "distance axis of the seek and response charts: symlog,\n"
-		  "sign(d) log10(1 + |d| / c), c the smallest distance; or\n"
-		  "linear, in MB" },
+	HD_PLOT_AXIS_OPTION(struct plot_opts, axis),
 	{ .name = "bins", .kind = HD_OPT_FLAG, .off = offsetof(struct plot_opts, bins),
 	  .help = "keep the numbers a seek or response chart draws beside\n"
 		  "it: NAME-bins.tsv (per-bin median and p99 of the media\n"
