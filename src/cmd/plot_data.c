@@ -124,7 +124,8 @@ static void pd_cut(struct pd_bins *b, int linear, double c, double lo, double hi
 		b->mode = PD_LINEAR;
 		b->nbins = want < 10 ? 10 : want > 100 ? 100 : (size_t)want;
 		b->lo = lo;
-		b->w = hi > lo ? (hi - lo) / (double)b->nbins : 1;
+		/* A hair wider than the range, so that the largest distance is inside the last [lo, hi). */
+		b->w = hi > lo ? (hi - lo) / (double)b->nbins * (1 + 1e-9) : 1;
 		return;
 	}
 	{
@@ -157,9 +158,11 @@ static size_t pd_bin_of(const struct pd_bins *b, double d)
 		return k < 0 ? 0 : k >= (double)b->nbins ? b->nbins - 1 : (size_t)k;
 	}
 	{
-		int k = (int)floor(fabs(symlog(d, b->c)) * b->bpd);
-		if (k >= b->kside)
-			k = b->kside - 1;
+		/* Every bin is [lo, hi): on the negative side |d| in (inner, outer]. */
+		double u = fabs(symlog(d, b->c)) * b->bpd;
+		int k = d < 0 ? (int)ceil(u) - 1 : (int)floor(u);
+
+		k = k < 0 ? 0 : k >= b->kside ? b->kside - 1 : k;
 		return d < 0 ? (size_t)(b->kside - 1 - k) : (size_t)(b->kside + k);
 	}
 }
@@ -319,7 +322,7 @@ static int pd_write_op(const struct pd_in *in, const struct pd_bins *b, int op, 
 		if (sign < 0 && x >= 0)
 			fputc('\n', f);
 		sign = x < 0 ? -1 : 1;
-		fprintf(f, "%.0f\t%zu\t%.6f\t%.6f\t%.6f\t%.6f\t%.0f\t%.0f\t%s\t%.0f\t%.0f\t%zu\n", x, m,
+		fprintf(f, "%.0f\t%zu\t%.6f\t%.6f\t%.6f\t%.6f\t%.3f\t%.3f\t%s\t%.3f\t%.3f\t%zu\n", x, m,
 			hd_percentile_sorted(s, m, 50), hd_percentile_sorted(s, m, 90), p99, s[m - 1], lo, hi, opname,
 			plo, phi, pn);
 	}

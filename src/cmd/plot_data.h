@@ -39,7 +39,8 @@ int hd_plot_data_wanted(const struct hd_df *df);
  * Write the per-bin percentiles of df's media samples to bins (columns
  * x_bytes n p50 p90 p99 max lo_bytes hi_bytes op p99_lo_bytes p99_hi_bytes
  * p99_n, the first six like plots/pctl.awk's; a blank line between the
- * sides of zero and between ops; a bin of one distance has lo = hi = it;
+ * sides of zero and between ops; a bin holds the distances in [lo, hi),
+ * or where it is one distance lo = hi = it;
  * a p99 of fewer than HD_PLOT_P99_MIN samples pools the neighbouring bins
  * on its side, p99_lo..p99_hi) and,
  * when df has more than HD_PLOT_DENSITY_MIN rows, the density grid to
