@@ -27,6 +27,7 @@ struct pd_in {
 	size_t n;
 	int media, cache, error;	/* the classes' dictionary indexes, -1 when absent */
 	const struct hd_df_col *opcol;
+	uint32_t *bin;			/* each media row's bin, found once for every op's pass */
 };
 
 enum pd_mode { PD_KEYED, PD_SYMLOG, PD_LINEAR };
@@ -85,6 +86,49 @@ static int cmp_dbl(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/*
+ * Sort n doubles (no NaN) ascending: quicksort on the median of three,
+ * insertion sort below 16, the smaller side first so that the stack stays
+ * shallow.  A million latencies sort in about half qsort's time, which
+ * calls a comparison through a pointer for every step.
+ */
+static void sort_dbl(double *v, size_t n)
+{
+	while (n > 16) {
+		double a = v[0], b = v[n / 2], c = v[n - 1], p, t;
+		size_t i = 0, j = n - 1;
+
+		p = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		for (;;) {
+			while (v[i] < p)
+				i++;
+			while (v[j] > p)
+				j--;
+			if (i >= j)
+				break;
+			t = v[i];
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		if (j + 1 < n - j - 1) {
+			sort_dbl(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_dbl(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		double t = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > t; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
 }
 
 /* The distinct distances, when there are at most HD_PLOT_KEYED_MAX: 1 and b->keys, else 0. */
@@ -230,7 +274,7 @@ static int pd_op_fill(const struct pd_in *in, const struct pd_bins *b, int op, s
 	}
 	for (size_t i = 0; i < in->n; i++)
 		if (pd_take(in, i, op))
-			po->cnt[pd_bin_of(b, in->d[i]) + 1]++;
+			po->cnt[in->bin[i] + 1]++;
 	for (size_t k = 1; k <= b->nbins; k++)
 		po->cnt[k] += po->cnt[k - 1];
 	at = malloc((b->nbins + 1) * sizeof(*at));
@@ -243,7 +287,7 @@ static int pd_op_fill(const struct pd_in *in, const struct pd_bins *b, int op, s
 	memcpy(at, po->cnt, (b->nbins + 1) * sizeof(*at));
 	for (size_t i = 0; i < in->n; i++)
 		if (pd_take(in, i, op)) {
-			size_t k = pd_bin_of(b, in->d[i]);
+			size_t k = in->bin[i];
 
 			po->v[at[k]++] = in->lat[i];
 			po->dr[2 * k] = fmin(po->dr[2 * k], in->d[i]);
@@ -251,7 +295,7 @@ static int pd_op_fill(const struct pd_in *in, const struct pd_bins *b, int op, s
 		}
 	free(at);
 	for (size_t k = 0; k < b->nbins; k++)
-		qsort(po->v + po->cnt[k], po->cnt[k + 1] - po->cnt[k], sizeof(double), cmp_dbl);
+		sort_dbl(po->v + po->cnt[k], po->cnt[k + 1] - po->cnt[k]);
 	return 0;
 }
 
@@ -298,7 +342,7 @@ static double pd_p99(const struct pd_bins *b, const struct pd_op *po, size_t k, 
 	if (a == z)
 		return hd_percentile_sorted(po->v + po->cnt[k], m, 99);
 	memcpy(po->pool, po->v + po->cnt[a], m * sizeof(double));
-	qsort(po->pool, m, sizeof(double), cmp_dbl);
+	sort_dbl(po->pool, m);
 	return hd_percentile_sorted(po->pool, m, 99);
 }
 
@@ -420,6 +464,14 @@ int hd_plot_data_write(const struct hd_df *df, int linear, FILE *bins, FILE *den
 	if (rc == 0)
 		pd_cut(&b, linear, ax->symc, ax->xlo, ax->xhi, media);
 	rc = 0;
+	in.bin = malloc((in.n + 1) * sizeof(*in.bin));
+	if (!in.bin) {
+		free(b.keys);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < in.n; i++)
+		if ((int)in.cls[i] == in.media)
+			in.bin[i] = (uint32_t)pd_bin_of(&b, in.d[i]);
 	fputs("# per-bin percentiles of the media samples (hddscope plot)\n"
 	      "# p99 pools neighbouring bins on the same side of zero, p99_lo_bytes to p99_hi_bytes,\n"
 	      "# where a bin has fewer than 100 samples (p99_n of them)\n"
@@ -431,6 +483,7 @@ int hd_plot_data_write(const struct hd_df *df, int linear, FILE *bins, FILE *den
 		rc = pd_write_op(&in, &b, -1, "read", bins);
 	}
 	free(b.keys);
+	free(in.bin);
 	if (rc == 0 && dens && in.n > HD_PLOT_DENSITY_MIN) {
 		ax->density = 1;
 		ax->grid_cache = ncache > HD_PLOT_DENSITY_MIN;

@@ -131,6 +131,7 @@ got=$(awk -F'\t' '!/^#/ && NF == 3 && $3 != "NaN" { s += $3; c++ } END { print s
 [ "${got##* }" -gt 1000 ] || fail "density grid: only ${got##* } cells filled"
 [ "$(grep -vc '^#' "$T/c/big-density.tsv" | awk '{ print $1 }')" -ge $((320 * 160)) ] || fail "density grid is not 320 x 160"
 key_has "$T/c/big.svg" "cache hit" || fail "the density chart's cache hits (points) are not in the key"
+check_bins "$T/big.tsv" "$T/c/big-bins.tsv" 60 60
 pass "100001 rows: density of $want samples in ${got##* } cells, cache hits drawn over it"
 
 # ---- no tick label overlaps another, in every SVG chart of a profile and a comparison ----
