@@ -1,7 +1,8 @@
 # Two drives' seek scatters: latency against signed distance (compare-common.gp;
 # the distance axis of plots/axis.gp).  Side by side: media and cache samples of
-# each drive; overlay: both drives' media samples with their typical latency per
-# distance bin (from the BINS file of compare).  The key lists only the classes
+# each drive with the median and p99 of its media samples per bin; overlay: both
+# drives' media samples with their typical latency per distance bin (from the
+# BINS file of compare).  The key lists only the classes
 # a file has.
 call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5
 op = system(sprintf("sed -n 's/^# params: op=\\([a-z]*\\).*/\\1/p' '%s' | head -n 1", FA))
@@ -17,5 +18,8 @@ cache(F, t) = has(F, "cache") ? sprintf(", '%s' using (xd($1)):(strcol(5) eq \"c
 # The typical latency per bin: outward bins at +d, inward ones at -d.
 col(w) = (w eq "A") ? 8 : 9
 typ(w, c) = (BINS eq "") ? "" : sprintf(", '%s' using (strcol(2) eq \"outward\" ? xd($3) : 1/0):%d with lines lw 2 lc rgb '%s' notitle, '%s' using (strcol(2) eq \"inward\" ? xd(-$3) : 1/0):%d with lines lw 2 lc rgb '%s' title '%s typical'", BINS, col(w), c, BINS, col(w), c, w)
-P(F, c, w) = side ? media(F, "#1f77b4", "media") . cache(F, "cache hit") : media(F, c, w . " media") . typ(w, (w eq "A") ? "#0b3c68" : "#a04000")
+# Side by side: the median and p99 of the media samples per bin (plots/pctl.awk, 4 bins a decade).
+pct(F) = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v symc=%.17g -v bpd=4 -f '%s/pctl.awk' '%s' | sort -g | awk '$1 >= 0 && p < 0 { print x } { print; p = $1 }'", SYMC, DIR, F)
+lines(F) = sprintf(", \"%s\" using (xd($1)):3 with lines lw 2 lc rgb '#000000' title 'median', \"%s\" using (xd($1)):5 with lines lw 2 dt 2 lc rgb '#000000' title 'p99'", pct(F), pct(F))
+P(F, c, w) = side ? media(F, "#1f77b4", "media") . cache(F, "cache hit") . lines(F) : media(F, c, w . " media") . typ(w, (w eq "A") ? "#0b3c68" : "#a04000")
 eval draw
