@@ -10,7 +10,8 @@
 #                            (bytes) on a plot about px pixels wide
 if (!exists("AXIS")) { AXIS = "symlog" }
 if (!exists("SYMC")) { SYMC = (hdr("min_bytes") eq "") ? 4096 : real(hdr("min_bytes")) }
-if (SYMC <= 0) { SYMC = 4096 }
+# Real, not integer: gnuplot divides integers as C does.
+SYMC = (SYMC <= 0) ? 4096.0 : real(SYMC)
 linear_axis = (AXIS eq "linear")
 sl(d) = sgn(d) * log10(1 + abs(d) / SYMC)
 xd(d) = linear_axis ? d / 1e6 : sl(d)
@@ -23,7 +24,7 @@ sizelab(b) = b >= 2**40 ? sprintf("%.0fT", b / 2**40) : b >= 2**30 ? sprintf("%.
 # tic is dropped where it would touch the "0".  A tic up to a quarter past
 # the largest distance widens the range to it.
 ax_ok(k0, s) = sprintf("ax_fit = 1; ax_prev = 0; ax_plen = 1; do for [ax_j = 0:40] { ax_t = 1024.0 * 4**(%d + ax_j * %d); if (ax_t <= ax_top * 1.25) { ax_len = strlen(sizelab(ax_t)) + 1; if ((sl(ax_t) - ax_prev) * ax_u < 7.5 * (ax_len + ax_plen) / 2 + 8) { ax_fit = 0 }; ax_prev = sl(ax_t); ax_plen = ax_len } }", k0, s)
-symlog_tics(lo, hi, px) = sprintf("ax_lo = %.17g; ax_hi = %.17g; ax_px = %.17g; ", lo, hi, px) . \
+symlog_tics(lo, hi, px) = sprintf("ax_lo = real(%.17g); ax_hi = real(%.17g); ax_px = real(%.17g); ", lo, hi, px) . \
     'ax_top = abs(ax_lo) > abs(ax_hi) ? abs(ax_lo) : abs(ax_hi); ax_w = sl(ax_hi) - sl(ax_lo); ax_w = ax_w > 0 ? ax_w : 1; ax_u = ax_px / ax_w; ' . \
     'ax_k0 = 0; while (1024.0 * 4**ax_k0 < SYMC) { ax_k0 = ax_k0 + 1 }; ' . \
     'ax_s = 0; ax_fit = 0; while (!ax_fit && ax_s < 8) { ax_s = ax_s + 1; eval ax_ok(ax_k0, ax_s); if (!ax_fit) { eval ax_ok(ax_k0 + 1, ax_s); if (ax_fit) { ax_k0 = ax_k0 + 1 } } }; ' . \

@@ -19,20 +19,29 @@ set key outside below horizontal noenhanced
 set datafile separator "\t"
 set datafile commentschars "#"
 if (!exists("XLO")) { xr = colrange(1, 0); XLO = real(word(xr, 1)); XHI = real(word(xr, 2)) }
+XLO = real(XLO); XHI = real(XHI)
+if (exists("YHI")) { YHI = real(YHI) }
 eval dist_axis(XLO, XHI, 880, "seek distance, - inward, + outward")
 dens = exists("DENS")
 if (dens) { set yrange [0 : YHI * 1.04] } else { set yrange [0:*] }
 if (!exists("GRIDCACHE")) { GRIDCACHE = 0 }
-n_cache = nclass("cache"); n_unknown = nclass("unknown"); n_error = nclass("error")
-has(op) = int(real(system(sprintf("grep -c -m 1 -e '\t%s\t' '%s' || true", op, DATA)))) > 0
-has_read = has("read")
-has_write = has("write")
+# Which ops and classes the rows hold (the header's counts are the run's: a
+# file cut down by hand may hold fewer); grep stops at the first.
+has(pat) = int(real(system(sprintf("grep -c -m 1 -e '%s' '%s' || true", pat, DATA)))) > 0
+n_unknown = has("\tunknown\t"); n_error = has("\terror\t")
+rcache = has("\tread\tcache\t"); wcache = has("\twrite\tcache\t")
+has_read = has("\tread\tmedia\t")
+has_write = has("\twrite\tmedia\t")
 
 if (exists("PCTL")) {
     pct(op) = sprintf("< awk -F'\t' '/^$/ || $9 == \"%s\"' '%s'", op, PCTL)
 } else {
     pct(op) = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v op=%s -f '%s/pctl.awk' '%s' | sort -g | awk '$1 >= 0 && p < 0 { print x } { print; p = $1 }'", op, DIR, DATA)
 }
+# The lines of an op: "bins p99s", so that an empty line set draws nothing rather than a warning.
+nlines(src) = system(sprintf("%s | awk -F'\t' 'NF > 4 { n++; if ($5 != \"NaN\") m++ } END { print n + 0, m + 0 }'", src[3:]))
+pr = has_read ? nlines(pct("read")) : "0 0"
+pw = has_write ? nlines(pct("write")) : "0 0"
 rows(c) = sprintf("< grep -e '\t%s\t' '%s'", c, DATA)
 sel(op, c) = (strcol(4) eq op && strcol(5) eq c) ? $3 : 1/0
 P = ""
@@ -49,15 +58,14 @@ if (dens) {
     if (has_read) { P = add("DATA using (xd($1)):(sel('read', 'media')) with points pt 7 ps 0.35 lc rgb '#1f77b4' title 'read'") }
     if (n_unknown > 0) { P = add("DATA using (xd($1)):(strcol(5) eq 'unknown' ? $3 : 1/0) with points pt 1 ps 0.6 lc rgb '#7f7f7f' title 'unknown'") }
 }
-if (n_cache > 0 && !(dens && GRIDCACHE)) { P = add("rows('cache') using (xd($1)):3 with points pt 6 ps 0.5 lc rgb '#ff7f0e' title 'cache hit'") }
+# Cache hits by op: reads open circles, writes open squares.
+oprows(op, c) = sprintf("< grep -e '\t%s\t%s\t' '%s'", op, c, DATA)
+if (rcache && !(dens && GRIDCACHE)) { P = add("oprows('read', 'cache') using (xd($1)):3 with points pt 6 ps 0.5 lc rgb '#ff7f0e' title 'read, cache hit'") }
+if (wcache && !(dens && GRIDCACHE)) { P = add("oprows('write', 'cache') using (xd($1)):3 with points pt 4 ps 0.5 lc rgb '#bcbd22' title 'write, cache hit'") }
 if (n_error > 0) { P = add("rows('error') using (xd($1)):3 with points pt 2 ps 0.8 lc rgb '#8c564b' title 'error'") }
-if (has_read) {
-    P = add("pct('read') using (xd($1)):3 with lines lw 2 lc rgb '#000000' title 'read median (media)'")
-    P = add("pct('read') using (xd($1)):5 with lines lw 2 dt 2 lc rgb '#000000' title 'read p99'")
-}
-if (has_write) {
-    P = add("pct('write') using (xd($1)):3 with lines lw 2.5 dt 4 lc rgb '#8c0000' title 'write median (media)'")
-    P = add("pct('write') using (xd($1)):5 with lines lw 2.5 dt (1, 2) lc rgb '#8c0000' title 'write p99'")
-}
+if (int(word(pr, 1)) > 0) { P = add("pct('read') using (xd($1)):3 with lines lw 2 lc rgb '#000000' title 'read median (media)'") }
+if (int(word(pr, 2)) > 0) { P = add("pct('read') using (xd($1)):5 with lines lw 2 dt 2 lc rgb '#000000' title 'read p99'") }
+if (int(word(pw, 1)) > 0) { P = add("pct('write') using (xd($1)):3 with lines lw 2.5 dt 4 lc rgb '#8c0000' title 'write median (media)'") }
+if (int(word(pw, 2)) > 0) { P = add("pct('write') using (xd($1)):5 with lines lw 2.5 dt (1, 2) lc rgb '#8c0000' title 'write p99'") }
 if (P eq "") { P = "NaN notitle" }
 eval "plot " . P

@@ -23,8 +23,13 @@ set key outside below horizontal noenhanced
 set datafile separator "\t"
 set datafile commentschars "#"
 if (!exists("XLO")) { xr = colrange(1, 0); XLO = real(word(xr, 1)); XHI = real(word(xr, 2)) }
+XLO = real(XLO); XHI = real(XHI)
+if (exists("YHI")) { YHI = real(YHI) }
 eval dist_axis(XLO, XHI, 880, "signed distance from reference")
-n_media = nclass("media"); n_cache = nclass("cache"); n_unknown = nclass("unknown"); n_error = nclass("error")
+# Which classes the rows hold (the header's counts are the run's: a file cut
+# down by hand may hold fewer); grep stops at the first.
+has(pat) = int(real(system(sprintf("grep -c -m 1 -e '%s' '%s' || true", pat, DATA)))) > 0
+n_media = has("\tmedia\t"); n_cache = has("\tcache\t"); n_unknown = has("\tunknown\t"); n_error = has("\terror\t")
 dens = exists("DENS")
 if (dens) { set yrange [0 : YHI * 1.04] } else { set yrange [0:*] }
 if (!exists("GRIDCACHE")) { GRIDCACHE = 0 }
@@ -34,6 +39,9 @@ if (exists("PCTL")) {
 } else {
     pct = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v symc=%.17g -v bpd=4 -f '%s/pctl.awk' '%s' | sort -g | awk '$1 >= 0 && p < 0 { print x } { print; p = $1 }'", SYMC, DIR, DATA)
 }
+# The lines it has: "bins p99s", so that an empty line set draws nothing rather than a warning.
+nlines(src) = system(sprintf("%s | awk -F'\t' 'NF > 4 { n++; if ($5 != \"NaN\") m++ } END { print n + 0, m + 0 }'", src[3:]))
+pn = nlines(pct)
 rows(c) = sprintf("< grep -e '\t%s\t' '%s'", c, DATA)
 cls(c) = strcol(5) eq c ? $3 : 1/0
 P = ""
@@ -52,9 +60,7 @@ if (dens) {
     if (n_unknown > 0) { P = add("DATA using (xd($1)):(cls('unknown')) with points pt 1 ps 0.6 lc rgb '#7f7f7f' title 'unknown'") }
 }
 if (n_error > 0) { P = add("rows('error') using (xd($1)):3 with points pt 2 ps 0.8 lc rgb '#d62728' title 'error'") }
-if (n_media > 0) {
-    P = add("pct using (xd($1)):3 with lines lw 2 lc rgb '#000000' title 'median of media samples per bin'")
-    P = add("pct using (xd($1)):5 with lines lw 2 dt 2 lc rgb '#000000' title 'p99'")
-}
+if (int(word(pn, 1)) > 0) { P = add("pct using (xd($1)):3 with lines lw 2 lc rgb '#000000' title 'median of media samples per bin'") }
+if (int(word(pn, 2)) > 0) { P = add("pct using (xd($1)):5 with lines lw 2 dt 2 lc rgb '#000000' title 'p99'") }
 if (P eq "") { P = "NaN notitle" }
 eval "plot " . P

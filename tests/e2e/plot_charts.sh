@@ -101,14 +101,22 @@ pass "--axis linear: passed, bins equal to the rows' percentiles"
 
 # Response: reads and writes, a ladder of distances: percentiles per distance,
 # p99 pooled to 100 samples; reads and writes with different marks in the key.
-run 0 "$HDDSCOPE" response -q --write -o "$T/resp.tsv" sim:atlas3
+# With the write cache off the writes reach the media; with it on (the model's
+# default) every write is a cache hit, and the key has no write median.
+run 0 "$HDDSCOPE" response -q --write --write-cache off -o "$T/resp.tsv" sim:atlas3
 run 0 "$HDDSCOPE" plot --svg --bins -o "$T/c" "$T/resp.tsv"
 check_bins "$T/resp.tsv" "$T/c/resp-bins.tsv" 80 80
-for t in read write "read median (media)" "write median (media)" "read p99" "write p99"; do
+for t in read write "read median (media)" "write median (media)" "read p99" "write p99" "read, cache hit" unknown; do
 	key_has "$T/c/resp.svg" "$t" || fail "response key lacks '$t'"
 done
+key_has "$T/c/resp.svg" "write, cache hit" && fail "response key: write cache hits with the write cache off"
 grep -q "(simulated): response time" "$T/c/resp.svg" || fail "response title without (simulated)"
-pass "response: per-distance median and pooled p99 equal to the rows', read and write in the key"
+run 0 "$HDDSCOPE" response -q --write -o "$T/respc.tsv" sim:atlas3
+[ "$(awk -F'\t' '!/^#/ && $4 == "write" && $5 != "cache"' "$T/respc.tsv" | wc -l)" = 0 ] || fail "write cache on: writes not all hits"
+run 0 "$HDDSCOPE" plot --svg -o "$T/c" "$T/respc.tsv"
+for t in "write, cache hit" "read median (media)"; do key_has "$T/c/respc.svg" "$t" || fail "cached response key lacks '$t'"; done
+for t in write "write median (media)" "write p99"; do key_has "$T/c/respc.svg" "$t" && fail "cached response key has '$t'"; done
+pass "response: per-distance median and pooled p99 equal to the rows', reads and writes in the key as present"
 
 # ---- a regular file: no "(simulated)" ----
 head -c $((64 << 20)) /dev/urandom >"$T/disk.img"
