@@ -39,9 +39,10 @@ static const struct hd_option plot_options[] = {
 	{ .name = "svg", .kind = HD_OPT_FLAG, .off = offsetof(struct plot_opts, svg), .help = "SVG instead of PNG" },
 	HD_PLOT_AXIS_OPTION(struct plot_opts, axis),
 	{ .name = "bins", .kind = HD_OPT_FLAG, .off = offsetof(struct plot_opts, bins),
-	  .help = "keep the numbers a seek or response chart draws beside\n"
-		  "it: NAME-bins.tsv (per-bin median and p99 of the media\n"
-		  "samples) and, above 100000 rows, NAME-density.tsv" },
+	  .help = "keep the numbers a chart draws beside it: NAME-bins.tsv\n"
+		  "(seek, response: per-bin median and p99 of the media\n"
+		  "samples), NAME-density.tsv (above 100000 rows),\n"
+		  "NAME-cdf.tsv (replay: both CDFs)" },
 	HD_OPT_HELP_END,
 };
 
@@ -67,13 +68,15 @@ static const struct hd_cmdspec plot_spec = {
 		 "(plots/TEST.gp), as OUTDIR/NAME.png (or .svg).  Seek and response charts\n"
 		 "draw the per-bin median and p99 of the media samples over the scatter,\n"
 		 "and above 100000 rows the density of the samples instead of every point.\n"
+		 "A replay file (hddscope replay -o) gets its simulated against its measured\n"
+		 "service-time CDF.  The charts of a sim: drive say \"(simulated)\".\n"
 		 "\n",
 	.opts = plot_options,
 	.outro = "\n"
 		 "Scripts are looked up in $HDDSCOPE_PLOTS, next to the installed binary and\n"
 		 "in the source tree.  Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
 		 "Exit codes: 0 ok, 1 usage, 2 setup (no gnuplot, no script, bad file),\n"
-		 "3 gnuplot failed.\n",
+		 "3 gnuplot failed or the chart's numbers could not be written.\n",
 };
 
 static int is_file(const char *p)
@@ -296,10 +299,13 @@ static int aux_flush(const struct hd_df *df, struct chart_aux *a, int rc)
 	for (int i = 0; i < 2 && !rc; i++)
 		if (a->f[i] && (fflush(a->f[i]) || ferror(a->f[i])))
 			rc = errno ? -errno : -EIO;
+	if (rc == -EINVAL)
+		hd_err("%s: distance_bytes, latency_ms, class or op of another type than a chart needs", df->path);
+	else if (rc)
+		hd_err("write %s (the chart's numbers of %s): %s", a->path[0], df->path, strerror(-rc));
 	if (rc) {
-		hd_err("%s: chart data: %s", df->path, strerror(-rc));
 		aux_drop(a);
-		return HD_EXIT_RUNTIME;
+		return rc == -EINVAL ? HD_EXIT_SETUP : HD_EXIT_RUNTIME;
 	}
 	return HD_EXIT_OK;
 }
