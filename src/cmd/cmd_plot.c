@@ -283,7 +283,15 @@ static int aux_open(struct chart_aux *a, const char *out, const char *const what
 	if (dot && !strchr(dot, '/'))
 		stem = (size_t)(dot - out);
 	for (int i = 0; i < 1 + !!want2; i++) {
-		snprintf(a->path[i], PATH_MAX, "%.*s-%s.tsv", (int)stem, out, what[i]);
+		/*
+		 * Kept (--bins), NAME-WHAT.tsv, under the output rule; else only a
+		 * temporary file named after the chart, so that whatever lies at
+		 * NAME-WHAT.tsv is not the chart's concern.
+		 */
+		if (plot_keep_bins)
+			snprintf(a->path[i], PATH_MAX, "%.*s-%s.tsv", (int)stem, out, what[i]);
+		else
+			snprintf(a->path[i], PATH_MAX, "%s.%s", out, what[i]);
 		if ((rc = hd_out_fopen(a->path[i], &a->f[i], &a->tmp[i]))) {
 			hd_err("%s: %s", a->path[i], hd_fs_strerror(rc));
 			aux_drop(a);
@@ -294,7 +302,7 @@ static int aux_open(struct chart_aux *a, const char *out, const char *const what
 }
 
 /* rc of writing a's files, their write errors counted: 0, or an exit code, printed. */
-static int aux_flush(const struct hd_df *df, struct chart_aux *a, int rc)
+static int aux_flush(const struct hd_df *df, const char *out, struct chart_aux *a, int rc)
 {
 	for (int i = 0; i < 2 && !rc; i++)
 		if (a->f[i] && (fflush(a->f[i]) || ferror(a->f[i])))
@@ -302,7 +310,7 @@ static int aux_flush(const struct hd_df *df, struct chart_aux *a, int rc)
 	if (rc == -EINVAL)
 		hd_err("%s: distance_bytes, latency_ms, class or op of another type than a chart needs", df->path);
 	else if (rc)
-		hd_err("write %s (the chart's numbers of %s): %s", a->path[0], df->path, strerror(-rc));
+		hd_err("chart %s: write %s: %s", out, plot_keep_bins ? a->path[0] : "its numbers", strerror(-rc));
 	if (rc) {
 		aux_drop(a);
 		return rc == -EINVAL ? HD_EXIT_SETUP : HD_EXIT_RUNTIME;
@@ -323,14 +331,14 @@ static int aux_write(const struct hd_df *df, const char *out, struct chart_aux *
 
 	if (hd_plot_cdf_wanted(df)) {
 		if ((rc = aux_open(a, out, cdf, 0)) ||
-		    (rc = aux_flush(df, a, hd_plot_cdf_write(df, a->f[0], &measured))))
+		    (rc = aux_flush(df, out, a, hd_plot_cdf_write(df, a->f[0], &measured))))
 			return rc;
 		snprintf(vars + strlen(vars), vlen - strlen(vars), "; MEASURED=%d; CDF=", measured);
 		gp_quote(vars, vlen, a->tmp[0]);
 		return HD_EXIT_OK;
 	}
 	if ((rc = aux_open(a, out, bins, df->nrows > HD_PLOT_DENSITY_MIN)) ||
-	    (rc = aux_flush(df, a, hd_plot_data_write(df, plot_axis == HD_PLOT_LINEAR, a->f[0], a->f[1], &ax))))
+	    (rc = aux_flush(df, out, a, hd_plot_data_write(df, plot_axis == HD_PLOT_LINEAR, a->f[0], a->f[1], &ax))))
 		return rc;
 	snprintf(vars, vlen, "AXIS='%s'; SYMC=%.17g; XLO=%.17g; XHI=%.17g; YHI=%.17g; GRIDCACHE=%d; PCTL=",
 		 ax.linear ? "linear" : "symlog", ax.symc, ax.xlo, ax.xhi, ax.yhi, ax.grid_cache);

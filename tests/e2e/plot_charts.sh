@@ -99,6 +99,17 @@ run 1 "$HDDSCOPE" plot --axis cubic "$T/seek.tsv"
 expect_err "axis"
 pass "--axis linear: passed, bins equal to the rows' percentiles"
 
+# --bins keeps its files under the output rule: a link at NAME-bins.tsv is refused and
+# left alone; without --bins nothing is written there, and the chart is drawn.
+mkdir "$T/ln" && ln -s "$T/seek.tsv" "$T/ln/seek-bins.tsv"
+run 2 "$HDDSCOPE" plot --bins -o "$T/ln" "$T/seek.tsv"
+expect_err "seek-bins.tsv: is a symbolic link"
+[ -L "$T/ln/seek-bins.tsv" ] && [ ! -e "$T/ln/seek.png" ] || fail "--bins over a link: the link replaced or a chart drawn"
+run 0 "$HDDSCOPE" plot -o "$T/ln" "$T/seek.tsv"
+[ -s "$T/ln/seek.png" ] && [ -L "$T/ln/seek-bins.tsv" ] || fail "a link at NAME-bins.tsv stopped a chart without --bins"
+[ "$(ls "$T/ln" | wc -l)" = 2 ] || fail "temporary files left: $(ls "$T/ln")"
+pass "--bins under the output rule; without it only the chart is written"
+
 # Response: reads and writes, a ladder of distances: percentiles per distance,
 # p99 pooled to 100 samples; reads and writes with different marks in the key.
 # With the write cache off the writes reach the media; with it on (the model's
