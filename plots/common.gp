@@ -2,7 +2,6 @@
 # Call with: load plots/common.gp after setting DATA and OUT.
 #   hdr(key)  the value of a "# key: value" header line of DATA ("" when absent)
 #   drive     the model (else the device), "(simulated)" after it for a sim: device
-#   nclass(c) the samples of class c: the header's samples_C, else counted
 # sed stops at the columns line: the header is all it needs, and a data file
 # can hold millions of rows.
 hdr(key) = system(sprintf("sed -n -e '/^# columns:/q' -e 's/^# %s: //p' '%s' | head -n 1", key, DATA))
@@ -31,7 +30,5 @@ set key outside right top
 # axis shows magnitudes (log axes of signed distances).
 #   ncol(col, v) the rows whose column col is v (the key lists only what a chart has)
 ncol(col, v) = int(real(system(sprintf("awk -F'\t' '!/^#/ && $%d == \"%s\" { n++ } END { print n + 0 }' '%s'", col, v, DATA))))
-nclass(c) = (hdr("samples_" . c) ne "") ? int(real(hdr("samples_" . c))) : \
-    int(real(system(sprintf("grep -c -e '\t%s\t' '%s' || true", c, DATA))))
 colrange(col, useabs) = system(sprintf("awk -F'\t' '!/^#/ && $%d != \"\" { v = $%d + 0; if (%d && v < 0) v = -v; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v } END { if (n) print lo, hi }' '%s'", col, col, useabs, DATA))
 pad(ax, col, scale, log) = sprintf("pad_r = colrange(%d, %d); if (words(pad_r) == 2 && word(pad_r, 1) eq word(pad_r, 2)) { pad_v = real(word(pad_r, 1)) * %.17g; set %srange [%s] }", col, log, scale, ax, log ? "pad_v / 2 : pad_v * 2" : "pad_v - (pad_v == 0 ? 1 : abs(pad_v) / 10) : pad_v + (pad_v == 0 ? 1 : abs(pad_v) / 10)")
