@@ -15,6 +15,8 @@ rows(p, hit) = sprintf("< awk -F'\t' '!/^#/ && $1 == \"%s\" && (($7 == \"cache\"
 # an empty panel that says so.
 count(p, hit) = system(sprintf("awk -F'\t' '!/^#/ && $1 == \"%s\" && (($7 == \"cache\") == %d) { n++ } END { print n + 0 }' '%s'", p, hit, DATA)) + 0
 src(p, hit) = count(p, hit) == 0 ? "< printf '%s\t1e-9\t0\t0\t1e-9\n' x" : rows(p, hit)
+# The key names a class only where the panel has some of it.
+ttl(p, hit, t) = count(p, hit) == 0 ? "" : t
 
 set datafile separator "\t"
 set multiplot layout 1,2 title sprintf("%s: cache, %s accesses%s", drive, hdr("samples"), partial) noenhanced
@@ -32,8 +34,8 @@ if (count("ra", 0) + count("ra", 1) == 0) {
     plot NaN notitle
     unset label 1
 } else {
-    plot src("ra", 0) using (($2 + $4) / 1024):5 with points pt 7 ps 0.5 lc rgb "#d62728" title "media", \
-         src("ra", 1) using (($2 + $4) / 1024):5 with points pt 7 ps 0.5 lc rgb "#1f77b4" title "cache hit"
+    plot src("ra", 0) using (($2 + $4) / 1024):5 with points pt 7 ps 0.5 lc rgb "#d62728" title ttl("ra", 0, "media"), \
+         src("ra", 1) using (($2 + $4) / 1024):5 with points pt 6 ps 0.7 lc rgb "#1f77b4" title ttl("ra", 1, "cache hit")
 }
 unset logscale
 set title "interleaved sequential streams"
@@ -46,7 +48,7 @@ if (count("seg", 0) + count("seg", 1) == 0) {
     set yrange [0:10]
     plot NaN notitle
 } else {
-    plot src("seg", 0) using 2:5 with points pt 7 ps 0.5 lc rgb "#d62728" title "media", \
-         src("seg", 1) using 2:5 with points pt 7 ps 0.5 lc rgb "#1f77b4" title "cache hit"
+    plot src("seg", 0) using 2:5 with points pt 7 ps 0.5 lc rgb "#d62728" title ttl("seg", 0, "media"), \
+         src("seg", 1) using 2:5 with points pt 6 ps 0.7 lc rgb "#1f77b4" title ttl("seg", 1, "cache hit")
 }
 unset multiplot

@@ -1,6 +1,7 @@
 # Shared by every hddscope chart script: header fields and the terminal.
 # Call with: load plots/common.gp after setting DATA and OUT.
 #   hdr(key)  the value of a "# key: value" header line of DATA ("" when absent)
+#   drive     the model (else the device), "(simulated)" after it for a sim: device
 # sed stops at the columns line: the header is all it needs, and a data file
 # can hold millions of rows.
 hdr(key) = system(sprintf("sed -n -e '/^# columns:/q' -e 's/^# %s: //p' '%s' | head -n 1", key, DATA))
@@ -13,6 +14,9 @@ if (is_svg) {
 set output OUT
 drive = hdr("model")
 if (drive eq "" || drive eq "unknown") { drive = hdr("device") }
+# A simulated drive carries a real drive's model name: every title says so.
+simulated = (hdr("device")[1:4] eq "sim:" || hdr("device_kind") eq "simulated drive")
+if (simulated) { drive = drive . " (simulated)" }
 complete = hdr("complete")
 partial = (complete eq "yes") ? "" : " (incomplete run)"
 set grid lc rgb "#dddddd"
@@ -24,5 +28,7 @@ set key outside right top
 # first: ten percent either side (or one unit around zero), or half and
 # double it on a log axis.  The column's absolute value counts where the
 # axis shows magnitudes (log axes of signed distances).
+#   ncol(col, v) the rows whose column col is v (the key lists only what a chart has)
+ncol(col, v) = int(real(system(sprintf("awk -F'\t' '!/^#/ && $%d == \"%s\" { n++ } END { print n + 0 }' '%s'", col, v, DATA))))
 colrange(col, useabs) = system(sprintf("awk -F'\t' '!/^#/ && $%d != \"\" { v = $%d + 0; if (%d && v < 0) v = -v; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v } END { if (n) print lo, hi }' '%s'", col, col, useabs, DATA))
 pad(ax, col, scale, log) = sprintf("pad_r = colrange(%d, %d); if (words(pad_r) == 2 && word(pad_r, 1) eq word(pad_r, 2)) { pad_v = real(word(pad_r, 1)) * %.17g; set %srange [%s] }", col, log, scale, ax, log ? "pad_v / 2 : pad_v * 2" : "pad_v - (pad_v == 0 ? 1 : abs(pad_v) / 10) : pad_v + (pad_v == 0 ? 1 : abs(pad_v) / 10)")

@@ -10,7 +10,8 @@ eval both_ranges("($1/1024):(strcol(4) ne \"error\" ? $3 : 1/0)")
 set xrange [XLO / 1.5:XHI * 1.5]
 set yrange [YLO / 1.2:YHI * 1.2]
 med(F) = sprintf("< awk -F'\t' -v key=1 -v val=3 -v clscol=4 -f '%s/pctl.awk' '%s' | sort -g", DIR, F)
-pts(F, c) = sprintf("'%s' using ($1/1024):(strcol(4) ne \"error\" ? $3 : 1/0) with points pt 7 ps 0.4 lc rgb '%s' title 'reads'", F, c)
+pts(F, c, t) = sprintf("'%s' using ($1/1024):(strcol(4) ne \"error\" ? $3 : 1/0) with points pt %d ps 0.4 lc rgb '%s' title '%s'", F, (t eq "B reads") ? 6 : 7, c, t)
 medl(F, c, t) = sprintf("\"%s\" using ($1/1024):3 with linespoints lw 2 pt 5 ps 0.7 lc rgb '%s' title '%s'", med(F), c, t)
-P(F, c, w) = side ? pts(F, c) . ", " . medl(F, "#000000", "median") : pts(F, c) . ", " . medl(F, c, w . " median")
+# Each drive's reads are named once, by its letter in the overlay.
+P(F, c, w) = side ? pts(F, c, "reads") . ", " . medl(F, "#000000", "median") : pts(F, c, w . " reads") . ", " . medl(F, c, w . " median")
 eval draw

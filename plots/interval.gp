@@ -21,6 +21,12 @@ eval pad("x", 2, 1, 0)
 set datafile separator "\t"
 set datafile commentschars "#"
 cls(c) = strcol(4) eq c
-plot DATA using 2:(cls("media") ? $3 : 1/0) with points pt 7 ps 0.4 lc rgb "#1f77b4" title "media", \
-     DATA using 2:(cls("cache") ? $3 : 1/0) with points pt 7 ps 0.4 lc rgb "#ff7f0e" title cache_title, \
-     DATA using 2:(cls("error") ? $3 : 1/0) with points pt 2 ps 0.8 lc rgb "#d62728" title "error"
+# The key lists only the classes the file has; each has a mark of its own.
+P = ""
+add(s) = (P eq "" ? s : P . ", " . s)
+if (ncol(4, "media") > 0) { P = add('DATA using 2:(cls("media") ? $3 : 1/0) with points pt 7 ps 0.4 lc rgb "#1f77b4" title "media"') }
+if (ncol(4, "cache") > 0) { P = add('DATA using 2:(cls("cache") ? $3 : 1/0) with points pt 6 ps 0.6 lc rgb "#ff7f0e" title cache_title') }
+if (ncol(4, "unknown") > 0) { P = add('DATA using 2:(cls("unknown") ? $3 : 1/0) with points pt 1 ps 0.6 lc rgb "#7f7f7f" title "unknown"') }
+if (ncol(4, "error") > 0) { P = add('DATA using 2:(cls("error") ? $3 : 1/0) with points pt 2 ps 0.8 lc rgb "#d62728" title "error"') }
+if (P eq "") { P = "NaN notitle" }
+eval "plot " . P

@@ -1,13 +1,24 @@
 # Per-key percentiles of a data file, for the charts' median and p99 lines.
-#   awk -F'\t' -v key=1 -v val=3 [-v op=read] [-v opcol=4] [-v clscol=5] [-v absolute=1] -f pctl.awk DATA | sort -g
-# Prints: key  count  p50  p90  p99  max   (error samples are left out)
+#   awk -F'\t' -v key=1 -v val=3 [-v op=read] [-v opcol=4] [-v clscol=5] [-v absolute=1]
+#       [-v media=1] [-v symc=C -v bpd=N] -f pctl.awk DATA | sort -g
+# Prints: key  count  p50  p90  p99  max   (error samples are left out; with
+# media=1 all but media samples).  With symc and bpd the keys are binned, bpd
+# bins a decade of 1 + |key| / symc each side of zero (the symmetric log axis
+# of plots/axis.gp), and each bin is printed at its centre; hddscope plot
+# computes its own bins (src/cmd/plot_data.c) and uses this only without them.
 BEGIN { if (opcol == "") opcol = 4; if (clscol == "") clscol = 5 }
 /^#/ { next }
 {
 	if ($clscol == "error") next
+	if (media && $clscol != "media") next
 	if (op != "" && $opcol != op) next
 	k = $key + 0
 	if (absolute && k < 0) k = -k
+	if (bpd > 0) {
+		sg = k < 0 ? -1 : 1
+		u = (int(log(1 + sg * k / symc) / log(10) * bpd) + 0.5) / bpd
+		k = sg * symc * (exp(u * log(10)) - 1)
+	}
 	n[k]++
 	v[k, n[k]] = $val + 0
 }

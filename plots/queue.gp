@@ -24,9 +24,15 @@ if (table eq "requests") {
     # Spread each N's requests over +-20% of N on the log axis, client by client.
     spread(n, c) = n * (1 + 0.4 * ((c + 0.5) / n - 0.5))
     cls(c) = strcol(7) eq c
-    plot DATA using (spread($1, $2)):(cls("media") ? $6 : 1/0) with points pt 7 ps 0.25 lc rgb "#1f77b4" title "media", \
-         DATA using (spread($1, $2)):(cls("cache") ? $6 : 1/0) with points pt 7 ps 0.25 lc rgb "#ff7f0e" title "cache hit", \
-         DATA using (spread($1, $2)):(cls("error") ? $6 : 1/0) with points pt 2 ps 0.8 lc rgb "#d62728" title "error"
+    # The key lists only the classes the file has; each has a mark of its own.
+    P = ""
+    add(s) = (P eq "" ? s : P . ", " . s)
+    if (ncol(7, "media") > 0) { P = add('DATA using (spread($1, $2)):(cls("media") ? $6 : 1/0) with points pt 7 ps 0.25 lc rgb "#1f77b4" title "media"') }
+    if (ncol(7, "cache") > 0) { P = add('DATA using (spread($1, $2)):(cls("cache") ? $6 : 1/0) with points pt 6 ps 0.5 lc rgb "#ff7f0e" title "cache hit"') }
+    if (ncol(7, "unknown") > 0) { P = add('DATA using (spread($1, $2)):(cls("unknown") ? $6 : 1/0) with points pt 1 ps 0.5 lc rgb "#7f7f7f" title "unknown"') }
+    if (ncol(7, "error") > 0) { P = add('DATA using (spread($1, $2)):(cls("error") ? $6 : 1/0) with points pt 2 ps 0.8 lc rgb "#d62728" title "error"') }
+    if (P eq "") { P = "NaN notitle" }
+    eval "plot " . P
 } else {
     # Columns: procs requests iops mb_s lat_mean_ms lat_p50_ms lat_p90_ms lat_p99_ms lat_max_ms
     set title sprintf("%s: queued %s-byte random reads%s", drive, block, partial) noenhanced

@@ -1,33 +1,66 @@
-# Seek scatter: latency against signed distance from the reference.
+# Seek scatter: latency against signed distance from the reference, with the
+# per-bin median and p99 of the media samples over it.
 #   gnuplot -c plots/seek.gp DATA.tsv OUT.png|OUT.svg
-# Media, cache and unknown samples get different colours; errors are marked at the top.
+# Variables hddscope plot sets (gnuplot -e) and what they default to here:
+#   AXIS   "symlog" or "linear" distance axis (plots/axis.gp)      symlog
+#   PCTL   its per-bin percentiles (x_bytes n p50 p90 p99 ... op)  plots/pctl.awk, 4 bins a decade
+#   DENS   a density grid (x y count): drawn instead of the points none
+#   XLO XHI YHI  the distances' range (bytes), the largest latency read from DATA
+# Media, cache, unknown and error samples differ in mark as well as colour;
+# the key lists only the classes the file has.
 if (ARGC < 2) { print "usage: gnuplot -c seek.gp DATA.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
-load sprintf("%s/common.gp", system(sprintf("dirname '%s'", ARG0)))
+DIR = system(sprintf("dirname '%s'", ARG0))
+load DIR . "/common.gp"
+load DIR . "/axis.gp"
 
 samples = hdr("samples")
 op = system(sprintf("sed -n -e '/^# columns:/q' -e 's/^# params: op=\\([a-z]*\\).*/\\1/p' '%s' | head -n 1", DATA))
-thr = hdr("cache_threshold_ms")
 set title sprintf("%s: %s seek, %s samples%s", drive, op, samples, partial) noenhanced
-set xlabel "signed distance from reference (MB, 10^6 bytes)"
 set ylabel "latency (ms)"
-set yrange [0:*]
-eval pad("x", 1, 1e-6, 0)
+set key outside below horizontal noenhanced
 set datafile separator "\t"
 set datafile commentschars "#"
-# A seek file can hold millions of rows, so the data is read once for media
-# and cache samples (colour by class) rather than once per class, which kept
-# a copy of every point per class.  Errors, few, come from a filtered copy
-# drawn last, on top, only where the header counts some (gnuplot warns about
-# an empty one).  Small filled squares draw several times faster than
-# circles and look the same at this size.  The titled NaN lines are the key.
-colour(c) = c eq "cache" ? 0xff7f0e : c eq "unknown" ? 0x7f7f7f : 0x1f77b4
-errors = sprintf("< grep -e '\terror\t' '%s'", DATA)
-samples = 'DATA using ($1/1e6):(strcol(5) eq "error" ? 1/0 : $3):(colour(strcol(5))) with points pt 5 ps 0.3 lc rgb variable notitle'
-key = 'NaN with points pt 5 ps 0.3 lc rgb "#1f77b4" title "media", NaN with points pt 5 ps 0.3 lc rgb "#ff7f0e" title "cache hit", NaN with points pt 5 ps 0.3 lc rgb "#7f7f7f" title "unknown", NaN with points pt 2 ps 0.8 lc rgb "#d62728" title "error"'
-if (hdr("samples_error") eq "0") {
-    plot @samples, @key
+if (!exists("XLO")) { xr = colrange(1, 0); XLO = real(word(xr, 1)); XHI = real(word(xr, 2)) }
+XLO = real(XLO); XHI = real(XHI)
+if (exists("YHI")) { YHI = real(YHI) }
+eval dist_axis(XLO, XHI, 880, "signed distance from reference")
+# Which classes the rows hold (the header's counts are the run's: a file cut
+# down by hand may hold fewer); grep stops at the first.
+has(pat) = int(real(system(sprintf("grep -c -m 1 -e '%s' '%s' || true", pat, DATA)))) > 0
+n_media = has("\tmedia\t"); n_cache = has("\tcache\t"); n_unknown = has("\tunknown\t"); n_error = has("\terror\t")
+dens = exists("DENS")
+if (dens) { set yrange [0 : YHI * 1.04] } else { set yrange [0:*] }
+if (!exists("GRIDCACHE")) { GRIDCACHE = 0 }
+
+if (exists("PCTL")) {
+    pct = sprintf("< awk -F'\t' '/^$/ || $9 == \"%s\"' '%s'", op, PCTL)
 } else {
-    plot @samples, errors using ($1/1e6):3 with points pt 2 ps 0.8 lc rgb "#d62728" notitle, @key
+    pct = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v symc=%.17g -v bpd=4 -f '%s/pctl.awk' '%s' | sort -g | awk '$1 >= 0 && p < 0 { print x } { print; p = $1 }'", SYMC, DIR, DATA)
 }
+# The lines it has: "bins p99s", so that an empty line set draws nothing rather than a warning.
+nlines(src) = system(sprintf("%s | awk -F'\t' 'NF > 4 { n++; if ($5 != \"NaN\") m++ } END { print n + 0, m + 0 }'", src[3:]))
+pn = nlines(pct)
+rows(c) = sprintf("< grep -e '\t%s\t' '%s'", c, DATA)
+cls(c) = strcol(5) eq c ? $3 : 1/0
+P = ""
+add(s) = (P eq "" ? s : P . ", " . s)
+if (dens) {
+    set palette defined (0 "#fde0c5", 1 "#f59e72", 2 "#d1495b", 3 "#5c1a57")
+    set logscale cb
+    set cblabel "samples per cell (log scale)"
+    P = add(sprintf("'%s' using 1:2:3 with image notitle", DENS))
+    P = add(sprintf("NaN with boxes fs solid lc rgb '#d1495b' title '%s'", \
+        GRIDCACHE ? "density of the samples" : (n_unknown > 0 ? "density of media and unknown samples" : "density of media samples")))
+    if (!GRIDCACHE && n_cache > 0) { P = add("rows('cache') using (xd($1)):3 with points pt 6 ps 0.5 lc rgb '#ff7f0e' title 'cache hit'") }
+} else {
+    if (n_media > 0) { P = add("DATA using (xd($1)):(cls('media')) with points pt 7 ps 0.3 lc rgb '#1f77b4' title 'media'") }
+    if (n_cache > 0) { P = add("DATA using (xd($1)):(cls('cache')) with points pt 6 ps 0.5 lc rgb '#ff7f0e' title 'cache hit'") }
+    if (n_unknown > 0) { P = add("DATA using (xd($1)):(cls('unknown')) with points pt 1 ps 0.6 lc rgb '#7f7f7f' title 'unknown'") }
+}
+if (n_error > 0) { P = add("rows('error') using (xd($1)):3 with points pt 2 ps 0.8 lc rgb '#d62728' title 'error'") }
+if (int(word(pn, 1)) > 0) { P = add("pct using (xd($1)):3 with lines lw 2 lc rgb '#000000' title 'median of media samples per bin'") }
+if (int(word(pn, 2)) > 0) { P = add("pct using (xd($1)):5 with lines lw 2 dt 2 lc rgb '#000000' title 'p99'") }
+if (P eq "") { P = "NaN notitle" }
+eval "plot " . P

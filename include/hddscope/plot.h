@@ -2,6 +2,27 @@
 #ifndef HDDSCOPE_PLOT_H
 #define HDDSCOPE_PLOT_H
 
+/* The distance axis of seek and response charts. */
+enum hd_plot_axis { HD_PLOT_SYMLOG, HD_PLOT_LINEAR };
+
+/*
+ * How every chart this process draws from now on looks (hd_plot_file's
+ * and hd_plot_script's): the distance axis (symlog unless set), passed to
+ * the scripts as the gnuplot variable AXIS ("symlog" or "linear").
+ */
+void hd_plot_set_axis(enum hd_plot_axis axis);
+/* --axis symlog|linear in an option table (opt.h) of a command that draws charts: an int member. */
+extern const char *const hd_plot_axis_words[];
+extern const int hd_plot_axis_values[];
+#define HD_PLOT_AXIS_OPTION(type, member)                                                                      \
+	{ .name = "axis", .kind = HD_OPT_ENUM, .off = offsetof(type, member), .words = hd_plot_axis_words,      \
+	  .values = hd_plot_axis_values, .def = "symlog",                                                        \
+	  .help = "distance axis of the seek and response charts: symlog,\n"                                   \
+		  "sign(d) log10(1 + |d| / c), c the smallest distance; or\n"                                     \
+		  "linear, in MB" }
+/* Keep a seek or response chart's numbers beside it: NAME-bins.tsv, NAME-density.tsv. */
+void hd_plot_set_keep_bins(int keep);
+
 /* 1 when gnuplot is on PATH. */
 int hd_plot_available(void);
 

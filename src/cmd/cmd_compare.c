@@ -26,7 +26,7 @@ struct compare_opts {
 	const char *out, *dirs[HD_CMP_MAX_DIRS];
 	size_t ndirs;
 	const char *ext;
-	int svg, no_charts, quiet, pairs;
+	int svg, no_charts, quiet, pairs, axis;
 	uint64_t min_diff, bins, resamples;	/* as given: percent, per decade, per bin */
 	struct hd_cmp_opts cmp;
 };
@@ -51,6 +51,7 @@ static const struct hd_option compare_options[] = {
 	  .def = "first", .help = "with three or more profiles: each against the first, or every pair" },
 	{ .name = "svg", .kind = HD_OPT_FLAG, .off = O(svg), .help = "SVG charts instead of PNG" },
 	{ .name = "no-charts", .kind = HD_OPT_FLAG, .off = O(no_charts), .help = "findings only" },
+	HD_PLOT_AXIS_OPTION(struct compare_opts, axis),
 	{ .name = "quiet", .letter = 'q', .kind = HD_OPT_FLAG, .off = O(quiet), .help = "do not print the findings" },
 	HD_OPT_HELP_END,
 };
@@ -106,6 +107,7 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 	for (size_t i = 0; i < o->ndirs; i++)
 		o->dirs[i] = argv[optind + (int)i];
 	o->ext = o->svg ? "svg" : "png";
+	hd_plot_set_axis((enum hd_plot_axis)o->axis);
 	/* The analysis's own defaults for what the command line does not set. */
 	seed = o->cmp.seed;
 	hd_cmp_defaults(&o->cmp);

@@ -345,7 +345,7 @@ static const char *step_name(const struct step *st)
 struct prof_opts {
 	struct hd_common c;
 	const char *dir;
-	int quick, svg, no_charts;
+	int quick, svg, no_charts, axis;
 	double rate;	/* the sequential rate measured before the first step, bytes/s */
 };
 
@@ -357,6 +357,7 @@ static const struct hd_option profile_options[] = {
 	{ .name = "quick", .kind = HD_OPT_FLAG, .off = O(quick), .help = "fewer samples: a smaller, faster profile" },
 	{ .name = "svg", .kind = HD_OPT_FLAG, .off = O(svg), .help = "SVG charts instead of PNG" },
 	{ .name = "no-charts", .kind = HD_OPT_FLAG, .off = O(no_charts), .help = "data files and summary.json only" },
+	HD_PLOT_AXIS_OPTION(struct prof_opts, axis),
 	{ .name = "write", .kind = HD_OPT_FLAG, .off = O(c.write_ok), .help = "also the write probes (data-preserving)" },
 	/* Taken and not listed: the write probes that time the mechanics have --sync already. */
 	{ .name = "sync", .kind = HD_OPT_FLAG, .off = O(c.sync) },
@@ -824,6 +825,7 @@ int hd_cmd_profile(int argc, char **argv)
 	ex = run_steps(&o, rc, &complete, &drive_ns);
 
 	if (!o.no_charts) {
+		hd_plot_set_axis((enum hd_plot_axis)o.axis);
 		snprintf(charts, sizeof(charts), "%s/charts", o.dir);
 		if (!hd_plot_available()) {
 			hd_warn("gnuplot not found in PATH: charts skipped (Debian: apt-get install gnuplot-nox)");

@@ -423,6 +423,7 @@ static const struct hd_cmdspec replay_spec = {
 		 "The summary gives mean and percentiles of both distributions, the fraction\n"
 		 "of cache hits and the RMS horizontal distance between the simulated and the\n"
 		 "measured service-time CDFs in ms (DiskSim's validation metric).\n"
+		 "'hddscope plot FILE' draws the data file's two CDFs (plots/replay.gp).\n"
 		 "\n"
 		 "Exit codes: 0 ok, 1 usage, 2 bad model or trace, 3 cannot write the output.\n",
 };
