@@ -14,5 +14,7 @@ set boxwidth (side ? 0.6 : 0.76 / (NMORE + 2))
 # One tic label a test, under the middle of its bars: the overlay's other
 # drives' bars carry none, or each label would be written once a drive.
 tics(F, w) = (side || w eq "A") ? sprintf("'%s' using 0:(NaN):xtic(label(strcol(1))) notitle, ", F) : ""
-P(F, c, w) = tics(F, w) . sprintf("'%s' using ($0 + %g):2 with boxes lc rgb '%s' title '%s', '%s' using ($0 + %g):2:(sprintf(\"%%.2f\", $2)) with labels offset 0,0.8 font ',8' notitle", F, shift(w), c, w, F, shift(w))
+# Joined with ".", not one sprintf: gnuplot cuts a long sprintf result short
+# (the long paths of a temporary directory did, in the middle of a clause).
+P(F, c, w) = tics(F, w) . "'" . F . "' using ($0 + " . sprintf("%g", shift(w)) . "):2 with boxes lc rgb '" . c . "' title '" . w . "', '" . F . "' using ($0 + " . sprintf("%g", shift(w)) . "):2:(sprintf(\"%.2f\", $2)) with labels offset 0,0.8 font ',8' notitle"
 eval draw

@@ -40,6 +40,9 @@ if (side) {
 set datafile separator "\t"
 set datafile commentschars "#"
 set key noenhanced
+# A panel's width in pixels, for the distance tics (axis.gp), where the
+# script puts the key below the panels (set key outside below).
+PANEL_PX = side ? SIDE_W / (2 + NMORE) - 90 : 700
 colA = "#1f77b4"
 colB = "#ff7f0e"
 both_ranges(u) = sprintf("stats FA using %s nooutput; XLO = STATS_min_x; XHI = STATS_max_x; YLO = STATS_min_y; YHI = STATS_max_y; " . \

@@ -15,7 +15,11 @@ SYMC = STATS_min < SYMC ? STATS_min : SYMC
 do for [k = 1:NMORE] { stats word(MORE, k) using (abs($1) > 0 ? abs($1) : 1/0) nooutput; SYMC = STATS_min < SYMC ? STATS_min : SYMC }
 SYMC = 2**floor(log(SYMC) / log(2))
 load DIR . "/axis.gp"
-eval dist_axis(XLO, XHI, side ? 540 : 700, side ? "distance, - in, + out" : "seek distance, - inward, + outward")
+# Side by side the keys go below the panels, so that three or more panels keep their width.
+if (side) { set key outside below horizontal noenhanced }
+eval dist_axis(XLO, XHI, PANEL_PX, side ? "distance, - in, + out" : "seek distance, - inward, + outward")
+# A panel's label says only what the axis is: the chart's own title is above all of them.
+if (side && !linear_axis) { set xlabel "distance, - in, + out (bytes, symlog)" noenhanced }
 set yrange [0:YHI * 1.05]
 pct(F, op) = sprintf("< awk -F'\t' -v key=1 -v val=3 -v media=1 -v op=%s -f '%s/pctl.awk' '%s' | sort -g | awk '$1 >= 0 && p < 0 { print x } { print; p = $1 }'", op, DIR, F)
 has(F, op) = system(sprintf("grep -c '\t%s\t' '%s' || true", op, F)) + 0 > 0

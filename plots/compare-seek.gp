@@ -10,7 +10,11 @@ WHAT = sprintf("%s seek: latency against signed distance", op)
 set ylabel "latency (ms)"
 eval both_ranges("1:(strcol(5) ne \"error\" ? $3 : 1/0)")
 load DIR . "/axis.gp"
-eval dist_axis(XLO, XHI, side ? 540 : 700, side ? "distance from reference" : "signed distance from reference")
+# Side by side the keys go below the panels, so that three or more panels keep their width.
+if (side) { set key outside below horizontal noenhanced }
+eval dist_axis(XLO, XHI, PANEL_PX, side ? "distance from reference" : "signed distance from reference")
+# A panel's label says only what the axis is: the chart's own title is above all of them.
+if (side && !linear_axis) { set xlabel "distance from reference (bytes, symlog)" noenhanced }
 set yrange [0:YHI * 1.05]
 has(F, c) = system(sprintf("grep -c -m 1 -e '\t%s\t' '%s' || true", c, F)) + 0 > 0
 media(F, col, t) = sprintf("'%s' using (xd($1)):(strcol(5) eq \"media\" ? $3 : 1/0) with points pt 7 ps 0.3 lc rgb '%s' title '%s'", F, col, t)

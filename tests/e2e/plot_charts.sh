@@ -169,15 +169,18 @@ overlaps() {
 run 0 "$HDDSCOPE" profile -q --svg --write -o "$T/pa" sim:atlas3
 run 0 "$HDDSCOPE" profile -q --svg --write -o "$T/pb" sim:st2000dm001
 run 0 "$HDDSCOPE" compare -q --svg -o "$T/cmp" "$T/pa" "$T/pb"
+# Three drives: narrower panels side by side.
+run 0 "$HDDSCOPE" profile -q --quick --no-charts -o "$T/pc" sim:dtla307030
+run 0 "$HDDSCOPE" compare -q --svg -o "$T/cmp3" "$T/pa" "$T/pb" "$T/pc"
 n=0
-for f in "$T"/pa/charts/*.svg "$T"/cmp/charts/*.svg; do
+for f in "$T"/pa/charts/*.svg "$T"/cmp/charts/*.svg "$T"/cmp3/charts/*.svg; do
 	overlaps "$f" >>"$T/overlaps" || true
 	case $f in */pa/*) grep -q "(simulated)" "$f" || fail "$f: no (simulated) in the title" ;; esac
 	n=$((n + 1))
 done
 [ ! -s "$T/overlaps" ] || { cat "$T/overlaps" >&2; fail "labels overlap"; }
 [ "$n" -ge 20 ] || fail "only $n charts"
-pass "$n profile and compare charts: no centred labels overlap; every profile chart says (simulated)"
+pass "$n profile and compare charts (two and three drives): no centred labels overlap; every profile chart says (simulated)"
 
 # --axis from profile and compare: the variable reaches gnuplot.
 : >"$T/rec/vars"
