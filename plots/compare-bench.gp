@@ -7,8 +7,12 @@ eval both_ranges("0:2")
 set xrange [-0.6:XHI + 0.6]
 set yrange [0:YHI * 1.2]
 set style fill solid 0.8 border -1
-label(s) = s eq "seq_read" ? "sequential read" : s eq "seq_write" ? "sequential write" : \
-           s eq "rand_read" ? "random read" : s eq "rand_write" ? "random write" : s
+# Three or more panels side by side are too narrow for the long names.
+short = side && NMORE > 0
+label(s) = short ? (s eq "seq_read" ? "seq read" : s eq "seq_write" ? "seq write" : \
+           s eq "rand_read" ? "4K read" : s eq "rand_write" ? "4K write" : s) : \
+           (s eq "seq_read" ? "sequential read" : s eq "seq_write" ? "sequential write" : \
+           s eq "rand_read" ? "random read" : s eq "rand_write" ? "random write" : s)
 shift(w) = side ? 0 : (strstrt("ABCDEFGH", w) - 1 - (NMORE + 1) / 2.0) * 0.8 / (NMORE + 2)
 set boxwidth (side ? 0.6 : 0.76 / (NMORE + 2))
 # One tic label a test, under the middle of its bars: the overlay's other
