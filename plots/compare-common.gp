@@ -24,7 +24,9 @@ nameA = drive
 MORE = (ARGC >= 6) ? ARG6 : ""
 NMORE = words(MORE)
 colsMore = "#2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f"
-do for [k = 1:NMORE] { DATA = word(MORE, k); dm = hdr("model"); if (dm eq "" || dm eq "unknown") { dm = hdr("device") }; eval sprintf("nameM%d = dm", k) }
+# Named as common.gp names A and B, "(simulated)" included.
+do for [k = 1:NMORE] { DATA = word(MORE, k); dm = hdr("model"); if (dm eq "" || dm eq "unknown") { dm = hdr("device") }; \
+    if (hdr("device")[1:4] eq "sim:" || hdr("device_kind") eq "simulated drive") { dm = dm . " (simulated)" }; eval sprintf("nameM%d = dm", k) }
 DATA = FA
 mw(k) = substr("CDEFGH", k, k)
 side = (MODE eq "side")

@@ -175,7 +175,10 @@ run 0 "$HDDSCOPE" compare -q --svg -o "$T/cmp3" "$T/pa" "$T/pb" "$T/pc"
 n=0
 for f in "$T"/pa/charts/*.svg "$T"/cmp/charts/*.svg "$T"/cmp3/charts/*.svg; do
 	overlaps "$f" >>"$T/overlaps" || true
-	case $f in */pa/*) grep -q "(simulated)" "$f" || fail "$f: no (simulated) in the title" ;; esac
+	case $f in
+	*/pa/*) grep -q "(simulated)" "$f" || fail "$f: no (simulated) in the title" ;;
+	*/cmp3/*) grep -q "DTLA-307030 (simulated)" "$f" || fail "$f: the third drive's name lacks (simulated)" ;;
+	esac
 	n=$((n + 1))
 done
 [ ! -s "$T/overlaps" ] || { cat "$T/overlaps" >&2; fail "labels overlap"; }
