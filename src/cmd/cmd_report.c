@@ -32,6 +32,7 @@
 #include "hddscope/plot.h"
 #include "hddscope/profile_files.h"
 #include "hddscope/verdict.h"
+#include "fleet_local.h"
 
 struct report_opts {
 	const char *out;
@@ -81,7 +82,7 @@ struct drive {
 
 /* ---- HTML ---- */
 
-static void esc(FILE *f, const char *s)
+void hd_report_esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -92,6 +93,11 @@ static void esc(FILE *f, const char *s)
 		default: fputc(*s, f);
 		}
 	}
+}
+
+static void esc(FILE *f, const char *s)
+{
+	hd_report_esc(f, s);
 }
 
 /* A file as base64 (RFC 4648); -errno. */
@@ -167,7 +173,7 @@ static void json_rows(FILE *f, const char *prefix, const struct hd_jv *v)
 	row2(f, prefix, val);
 }
 
-static const char css[] =
+const char hd_report_css[] =
 	"body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;"
 	"font-size:90%}th{background:#f3f3f3;font-weight:normal}td.n{text-align:right;white-space:nowrap}"
@@ -377,7 +383,7 @@ static int write_page(FILE *f, struct drive *d, size_t n, const char *cmpdir)
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>hddscope report</title>\n<style>%s</style>\n</head>\n<body>\n<h1>hddscope report</h1>\n",
-		css);
+		hd_report_css);
 	fprintf(f, "<p>%zu profile%s, written by hddscope %s.</p>\n<ul>\n", n, n > 1 ? "s" : "", HDDSCOPE_VERSION);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "<li><a href=\"#drive-%c\">%c: ", d[i].letter, d[i].letter);
@@ -568,11 +574,19 @@ int hd_cmd_report(int argc, char **argv)
 
 	if (ex != HD_OPT_GO)
 		return ex;
+	if (optind < argc && o.out) {
+		int family = fl_family("report", argv + optind, (size_t)(argc - optind));
+
+		if (family < 0)
+			return family == -HD_EXIT_USAGE ? hd_usage_hint("report") : -family;
+		if (family)
+			return hd_report_fleet(o.out, argv + optind, (size_t)(argc - optind));
+	}
 	if (optind >= argc || argc - optind > HD_CMP_MAX_DIRS || !o.out) {
 		if (!o.out)
 			hd_err("no output file (-o FILE)");
 		else
-			hd_err(optind >= argc ? "no profile directory given" : "at most %d profiles", HD_CMP_MAX_DIRS);
+			hd_err(optind >= argc ? "no profile or burn-in directory given" : "at most %d profiles", HD_CMP_MAX_DIRS);
 		return hd_usage_hint("report");
 	}
 	if ((rc = hd_out_check_file(o.out))) {
