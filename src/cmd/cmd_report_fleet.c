@@ -10,8 +10,10 @@
  * page (through fsutil's output rule); the page has no script and refers
  * to nothing outside itself.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hddscope/burnin.h"
@@ -139,6 +141,104 @@ static void side_by_side(FILE *f, const struct fl_fleet *fl)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+}
+
+/* ---- the chart of a drive's rounds: SVG, inlined as a data: URI ---- */
+
+static void base64(FILE *f, const char *b, size_t n)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *u = (const unsigned char *)b;
+
+	for (size_t i = 0; i < n; i += 3) {
+		size_t k = n - i;
+		unsigned v = (unsigned)u[i] << 16 | (k > 1 ? (unsigned)u[i + 1] << 8 : 0) | (k > 2 ? u[i + 2] : 0);
+
+		fputc(tab[v >> 18 & 63], f);
+		fputc(tab[v >> 12 & 63], f);
+		fputc(k > 1 ? tab[v >> 6 & 63] : '=', f);
+		fputc(k > 2 ? tab[v & 63] : '=', f);
+	}
+}
+
+#define CW 380.0
+#define CH 210.0
+#define CL 56.0
+#define CR 12.0
+#define CT 26.0
+#define CB 34.0
+
+/* One panel: the figure key of every round times scale (with lo/hi bars where given), by round. */
+static void panel(FILE *s, const struct hd_jv *rs, const char *key, const char *lo, const char *hi, double scale,
+		  const char *title)
+{
+	double top = 0, x, y;
+	size_t n = rs->n;
+
+	for (size_t i = 0; i < n; i++)
+		top = fmax(top, scale * hd_jv_num(rs->items[i], hi ? hi : key, 0));
+	top = top > 0 ? top * 1.15 : 1;
+	fprintf(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
+		"font-size=\"11\"><rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>"
+		"<text x=\"%.0f\" y=\"16\" text-anchor=\"middle\" font-size=\"12\">%s</text>"
+		"<path d=\"M%.1f %.1fV%.1fH%.1f\" stroke=\"black\" fill=\"none\"/>", CW, CH, CW / 2, title, CL, CT,
+		CH - CB, CW - CR);
+	for (int t = 0; t <= 2; t++) {
+		y = CH - CB - t / 2.0 * (CH - CB - CT);
+		fprintf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>", CL - 4, y + 4, top * t / 2);
+	}
+	for (size_t i = 0; i < n; i++) {
+		x = CL + (n > 1 ? (double)i / (double)(n - 1) : 0.5) * (CW - CL - CR - 10) + 5;
+		if (n <= 16 || i == 0 || i + 1 == n || i % (n / 8) == 0)
+			fprintf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%zu</text>", x, CH - CB + 14, i + 1);
+	}
+	fprintf(s, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">round</text><polyline fill=\"none\" "
+		"stroke=\"#0550ae\" stroke-width=\"1.5\" points=\"", (CL + CW - CR) / 2, CH - 4);
+	for (size_t i = 0; i < n; i++) {
+		x = CL + (n > 1 ? (double)i / (double)(n - 1) : 0.5) * (CW - CL - CR - 10) + 5;
+		y = CH - CB - scale * hd_jv_num(rs->items[i], key, 0) / top * (CH - CB - CT);
+		fprintf(s, "%.1f,%.1f ", x, y);
+	}
+	fputs("\"/>", s);
+	for (size_t i = 0; lo && hi && i < n; i++) {
+		double y0 = CH - CB - scale * hd_jv_num(rs->items[i], lo, 0) / top * (CH - CB - CT);
+		double y1 = CH - CB - scale * hd_jv_num(rs->items[i], hi, 0) / top * (CH - CB - CT);
+
+		x = CL + (n > 1 ? (double)i / (double)(n - 1) : 0.5) * (CW - CL - CR - 10) + 5;
+		fprintf(s, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#555\"/>", x, y0, y1);
+	}
+	fputs("</svg>", s);
+}
+
+/* The drive's slow-write rate (with its 95% intervals) and write p99 by round, as two images. */
+static void round_charts(FILE *f, const struct fl_drive *d)
+{
+	const struct hd_jv *rs = hd_jv_get(d->doc, "rounds");
+	static const char *const alt[2] = { "slow-write rate by round", "write p99 by round" };
+
+	if (!rs || rs->type != HD_JV_ARR || !rs->n)
+		return;
+	for (int k = 0; k < 2; k++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *s = open_memstream(&buf, &len);
+
+		if (!s) {
+			hd_warn("%s: chart not drawn: %s", d->dir, strerror(errno));
+			return;
+		}
+		if (k == 0)
+			panel(s, rs, "slow_write_rate", "slow_write_rate_lo", "slow_write_rate_hi", 100,
+			      "slow writes % (bars: 95% interval)");
+		else
+			panel(s, rs, "write_p99_ms", NULL, NULL, 1, "write p99 ms (median over distances)");
+		if (fclose(s) == 0) {
+			fprintf(f, "<img alt=\"%s\" src=\"data:image/svg+xml;base64,", alt[k]);
+			base64(f, buf, len);
+			fputs("\">\n", f);
+		}
+		free(buf);
+	}
 }
 
 /* ---- one drive ---- */
@@ -293,6 +393,10 @@ static void drive_section(FILE *f, const struct fl_drive *d, size_t k)
 	fputs("</table>\n", f);
 	smart(f, d);
 	rounds(f, d);
+	fputs("<figure>", f);
+	round_charts(f, d);
+	fputs("<figcaption>By round: the slow-write rate (per cent, its 95% interval as a bar) and write p99 "
+	      "(ms).</figcaption></figure>\n", f);
 	reasons(f, d);
 }
 
