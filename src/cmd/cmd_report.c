@@ -61,11 +61,21 @@ static const struct hd_cmdspec report_spec = {
 		 "are PNG images inside the page: it needs no network and no JavaScript.\n"
 		 "Nothing is written but FILE; the charts are drawn in a temporary directory\n"
 		 "that is removed at the end.\n"
+		 "\n"
+		 "Or of burn-ins: DIR a device's directory of 'hddscope burnin' (its device.json)\n"
+		 "or a whole result directory (its burnin.json), any number of drives: the fleet\n"
+		 "first (how many drives PASS, WARN and FAIL, the worst drives with their reasons\n"
+		 "and evidence, the figures side by side as 'hddscope table' gives them), then\n"
+		 "each drive's identity, SMART before and after, its rounds (a table and two\n"
+		 "small charts by round: slow-write rate with its interval, write p99) and its\n"
+		 "verdict with every reason, as device.json holds them.  Profiles and burn-ins\n"
+		 "cannot be mixed in one page.\n"
 		 "\n",
 	.opts = report_options,
 	.outro = "\n"
-		 "Exit codes: 0 ok, 1 usage, 2 setup (a directory missing or not a profile,\n"
-		 "FILE refused), 3 runtime (a chart could not be drawn, FILE not written).\n",
+		 "Exit codes: 0 ok, 1 usage (profiles and burn-ins mixed), 2 setup (a directory\n"
+		 "missing or not a profile or burn-in, FILE refused), 3 runtime (a chart could\n"
+		 "not be drawn, FILE not written).\n",
 };
 
 /* What the page says of one profile. */
@@ -580,7 +590,7 @@ int hd_cmd_report(int argc, char **argv)
 		if (family < 0)
 			return family == -HD_EXIT_USAGE ? hd_usage_hint("report") : -family;
 		if (family)
-			return hd_report_fleet(o.out, argv + optind, (size_t)(argc - optind));
+			return hd_report_fleet(o.out, argv + optind, (size_t)(argc - optind), !o.no_charts);
 	}
 	if (optind >= argc || argc - optind > HD_CMP_MAX_DIRS || !o.out) {
 		if (!o.out)

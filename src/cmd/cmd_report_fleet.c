@@ -377,7 +377,7 @@ static void reasons(FILE *f, const struct fl_drive *d)
 	fputs("</table>\n", f);
 }
 
-static void drive_section(FILE *f, const struct fl_drive *d, size_t k)
+static void drive_section(FILE *f, const struct fl_drive *d, size_t k, int charts)
 {
 	fprintf(f, "<h2 id=\"drive-%zu\">", k);
 	esc(f, d->where);
@@ -393,16 +393,18 @@ static void drive_section(FILE *f, const struct fl_drive *d, size_t k)
 	fputs("</table>\n", f);
 	smart(f, d);
 	rounds(f, d);
-	fputs("<figure>", f);
-	round_charts(f, d);
-	fputs("<figcaption>By round: the slow-write rate (per cent, its 95% interval as a bar) and write p99 "
+	if (charts && fl_last_round(d)) {
+		fputs("<figure>", f);
+		round_charts(f, d);
+		fputs("<figcaption>By round: the slow-write rate (per cent, its 95% interval as a bar) and write p99 "
 	      "(ms).</figcaption></figure>\n", f);
+	}
 	reasons(f, d);
 }
 
 /* ---- the page ---- */
 
-static void write_page(FILE *f, const struct fl_fleet *fl, size_t ndirs)
+static void write_page(FILE *f, const struct fl_fleet *fl, size_t ndirs, int charts)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>hddscope fleet report</title>\n<style>%s</style>\n</head>\n<body>\n<h1>hddscope fleet report</h1>\n",
@@ -413,11 +415,11 @@ static void write_page(FILE *f, const struct fl_fleet *fl, size_t ndirs)
 	worst(f, fl);
 	side_by_side(f, fl);
 	for (size_t i = 0; i < fl->n; i++)
-		drive_section(f, &fl->d[i], i + 1);
+		drive_section(f, &fl->d[i], i + 1, charts);
 	fputs("</body>\n</html>\n", f);
 }
 
-int hd_report_fleet(const char *out, char *const *dirs, size_t n)
+int hd_report_fleet(const char *out, char *const *dirs, size_t n, int charts)
 {
 	struct fl_fleet fl;
 	const char *call;
@@ -436,7 +438,7 @@ int hd_report_fleet(const char *out, char *const *dirs, size_t n)
 		fl_free(&fl);
 		return HD_EXIT_SETUP;
 	}
-	write_page(f, &fl, n);
+	write_page(f, &fl, n, charts);
 	fl_free(&fl);
 	if ((rc = hd_out_fclose(f, tmp, out, &call))) {
 		hd_err("%s %s: %s", call, out, hd_fs_strerror(rc));

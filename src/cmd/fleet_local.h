@@ -60,6 +60,6 @@ void fl_num(char *buf, size_t len, const struct hd_jv *v, const char *path, cons
 /* The report's HTML escape and style sheet (cmd_report.c), and the fleet page (cmd_report_fleet.c). */
 void hd_report_esc(FILE *f, const char *s);
 extern const char hd_report_css[];
-int hd_report_fleet(const char *out, char *const *dirs, size_t n);
+int hd_report_fleet(const char *out, char *const *dirs, size_t n, int charts);
 
 #endif

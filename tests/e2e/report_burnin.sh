@@ -80,6 +80,11 @@ print("%d images; verdicts, reasons, side-by-side cells and %d rounds as device.
 PY
 pass "report of burn-ins: the fleet first, the worst drives' evidence, each drive's rounds, self-contained"
 
+run 0 "$HDDSCOPE" report --no-charts "$T/host-a" -o "$T/nc.html"
+[ "$(grep -c '<img ' "$T/nc.html")" = 0 ] && grep -q '<h2 id="drive-2">' "$T/nc.html" || fail "--no-charts"
+rm "$T/nc.html"
+pass "report --no-charts: the figures without the charts"
+
 mkdir -p "$T/p"
 run 0 "$HDDSCOPE" bench -q --seed 1 -o "$T/p/bench.tsv" "sim:atlas3"
 run 1 "$HDDSCOPE" report "$T/host-a" "$T/p" -o "$T/x.html"
