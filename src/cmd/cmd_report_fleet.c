@@ -39,9 +39,20 @@ static void num_cell(FILE *f, const struct hd_jv *v, const char *path, const cha
 	cell(f, buf, 1);
 }
 
+/* The style class of a level: one of the style sheet's, whatever the file says. */
+static const char *level_class(const char *v)
+{
+	static const char *const known[] = { "PASS", "WARN", "FAIL" };
+
+	for (size_t i = 0; v && i < 3; i++)
+		if (strcmp(v, known[i]) == 0)
+			return known[i];
+	return "CANNOT";
+}
+
 static void verdict_b(FILE *f, const char *v)
 {
-	fprintf(f, "<b class=\"%s\">", strcmp(v, "none") ? v : "CANNOT");
+	fprintf(f, "<b class=\"%s\">", level_class(v));
 	esc(f, v);
 	fputs("</b>", f);
 }
@@ -133,9 +144,11 @@ static void side_by_side(FILE *f, const struct fl_fleet *fl)
 		esc(f, c[0]);
 		fputs("</a></td>", f);
 		for (size_t k = 1; k + 1 < FL_NCOL; k++) {
-			if (k == 4)
-				fprintf(f, "<td class=\"%s\">%s</td>", fl->d[i].rank < 3 ? c[k] : "CANNOT", c[k]);
-			else
+			if (k == 4) {
+				fprintf(f, "<td class=\"%s\">", level_class(c[k]));
+				esc(f, c[k]);
+				fputs("</td>", f);
+			} else
 				cell(f, c[k], fl_numeric[k]);
 		}
 		fputs("</tr>\n", f);
@@ -366,7 +379,7 @@ static void reasons(FILE *f, const struct fl_drive *d)
 
 		fputs("<tr>", f);
 		cell(f, hd_jv_str(x, "rule"), 0);
-		fprintf(f, "<td class=\"%s\">", lv ? lv : "");
+		fprintf(f, "<td class=\"%s\">", level_class(lv));
 		esc(f, lv);
 		fputs("</td>", f);
 		num_cell(f, x, "figure", "%.6g");
