@@ -64,12 +64,12 @@ static const struct hd_cmdspec report_spec = {
 		 "\n"
 		 "Or of burn-ins: DIR a device's directory of 'hddscope burnin' (its device.json)\n"
 		 "or a whole result directory (its burnin.json), any number of drives: the fleet\n"
-		 "first (how many drives PASS, WARN and FAIL, the worst drives with their reasons\n"
-		 "and evidence, the figures side by side as 'hddscope table' gives them), then\n"
-		 "each drive's identity, SMART before and after, its rounds (a table and two\n"
-		 "small charts by round: slow-write rate with its interval, write p99) and its\n"
-		 "verdict with every reason, as device.json holds them.  Profiles and burn-ins\n"
-		 "cannot be mixed in one page.\n"
+		 "first (how many drives PASS, WARN and FAIL, in all and by host, the worst\n"
+		 "drives with their reasons and evidence, the figures side by side as 'hddscope\n"
+		 "table' gives them), then each drive's identity, SMART before and after, its\n"
+		 "rounds (a table and two small charts by round: slow-write rate with its\n"
+		 "interval, write p99) and its verdict with every reason, as device.json holds\n"
+		 "them.  Profiles and burn-ins cannot be mixed in one page.\n"
 		 "\n",
 	.opts = report_options,
 	.outro = "\n"

@@ -1,14 +1,15 @@
 /*
  * hddscope report over burn-in results: one self-contained HTML page of a
- * fleet.  First the fleet: how many drives got each verdict, the worst
- * drives with their reasons and the evidence (each rule's figure and
- * limit), every drive's figures side by side (the rows of 'hddscope
- * table'); then each drive: its identity, SMART before and after, a table
- * of its rounds, a chart of slow-write rate and write p99 by round (an SVG
- * drawn here, inlined as a data: URI), its verdict and reasons.  Every
- * figure is the one its device.json holds.  Nothing is written but the
- * page (through fsutil's output rule); the page has no script and refers
- * to nothing outside itself.
+ * fleet.  First the fleet: how many drives got each verdict (in all and
+ * by host, the result directory each came from), the worst drives with
+ * their reasons and the evidence (each rule's figure and limit), every
+ * drive's figures side by side (the rows of 'hddscope table'); then each
+ * drive: its identity, SMART before and after, a table of its rounds,
+ * charts of slow-write rate and write p99 by round (SVG drawn here,
+ * inlined as data: URIs; not with --no-charts), its verdict and reasons.
+ * Every figure is the one its device.json holds.  Nothing is written but
+ * the page (through fsutil's output rule); the page has no script and
+ * refers to nothing outside itself.
  */
 #include <errno.h>
 #include <math.h>
@@ -71,6 +72,42 @@ static void counts(FILE *f, const struct fl_fleet *fl)
 	for (int k = 0; k < 4; k++)
 		fprintf(f, "<tr><td class=\"%s\">%s</td><td class=\"n\">%zu</td></tr>\n", k < 3 ? name[k] : "CANNOT",
 			k < 3 ? name[k] : "not judged", n[k]);
+	fputs("</table>\n", f);
+}
+
+/* The host of a drive: the first name of where (the result directory), "" for none. */
+static size_t host_len(const struct fl_drive *d)
+{
+	const char *slash = strchr(d->where, '/');
+
+	return slash ? (size_t)(slash - d->where) : 0;
+}
+
+/* Drives by host (the result directory each came from) and verdict, hosts in their first drive's order. */
+static void by_host(FILE *f, const struct fl_fleet *fl)
+{
+	char host[512];
+
+	fputs("<h3>By host</h3>\n<table>\n<tr><th>host (result directory)</th><th>drives</th><th>FAIL</th>"
+	      "<th>WARN</th><th>PASS</th><th>not judged</th></tr>\n", f);
+	for (size_t i = 0; i < fl->n; i++) {
+		size_t len = host_len(&fl->d[i]), n[4] = { 0 }, all = 0, seen = 0;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = host_len(&fl->d[j]) == len && !strncmp(fl->d[j].where, fl->d[i].where, len);
+		if (seen)
+			continue;
+		for (size_t j = i; j < fl->n; j++)
+			if (host_len(&fl->d[j]) == len && !strncmp(fl->d[j].where, fl->d[i].where, len)) {
+				n[fl->d[j].rank]++;
+				all++;
+			}
+		snprintf(host, sizeof(host), "%.*s", (int)len, fl->d[i].where);
+		fputs("<tr>", f);
+		cell(f, len ? host : "-", 0);
+		fprintf(f, "<td class=\"n\">%zu</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td>"
+			"<td class=\"n\">%zu</td><td class=\"n\">%zu</td></tr>\n", all, n[0], n[1], n[2], n[3]);
+	}
 	fputs("</table>\n", f);
 }
 
@@ -425,6 +462,7 @@ static void write_page(FILE *f, const struct fl_fleet *fl, size_t ndirs, int cha
 	fprintf(f, "<p>%zu drive%s of %zu burn-in director%s, written by hddscope %s; the worst first.</p>\n", fl->n,
 		fl->n == 1 ? "" : "s", ndirs, ndirs == 1 ? "y" : "ies", HDDSCOPE_VERSION);
 	counts(f, fl);
+	by_host(f, fl);
 	worst(f, fl);
 	side_by_side(f, fl);
 	for (size_t i = 0; i < fl->n; i++)

@@ -40,6 +40,10 @@ docs = {d: json.load(open("%s/%s/device.json" % (t, d))) for d in dirs}
 assert [docs[d]["verdict"] for d in dirs] == ["PASS", "FAIL", "FAIL", "PASS"], [docs[d]["verdict"] for d in dirs]
 for v, c in (("FAIL", 2), ("WARN", 0), ("PASS", 2)):
     assert '<tr><td class="%s">%s</td><td class="n">%d</td></tr>' % (v, v, c) in h, v
+# By host: each result directory's drives and verdicts.
+for host in ("host-a", "host-b"):
+    assert ('<tr><td>%s</td><td class="n">2</td><td class="n">1</td><td class="n">0</td><td class="n">1</td>'
+            '<td class="n">0</td></tr>' % host) in h, host
 # The worst first: the two FAIL drives, in the operands' order, then the PASS ones.
 order = ["host-a/02-bad.drive", "host-b/01-retry.drive", "host-a/01-steady.drive", "host-b/02-steady.drive"]
 worst = h[h.index("<h3>The worst drives</h3>"):h.index("<h3>Side by side</h3>")]
