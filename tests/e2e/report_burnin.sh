@@ -8,7 +8,8 @@
 # self-contained (images as data: URIs, no script, nothing outside), and
 # nothing but the page is written.  Headless Chromium renders it with every
 # image loaded (a broken one, as a control, is seen) and nothing on the
-# console.  Refusals: profiles mixed with burn-ins.
+# console.  Refusals: profiles mixed with burn-ins, a directory as the output,
+# a result directory whose device.json is gone.
 . "$(dirname "$0")/common.bash"
 command -v python3 >/dev/null || fail "python3 missing (the suite checks pages with it)"
 
@@ -94,7 +95,15 @@ run 0 "$HDDSCOPE" bench -q --seed 1 -o "$T/p/bench.tsv" "sim:atlas3"
 run 1 "$HDDSCOPE" report "$T/host-a" "$T/p" -o "$T/x.html"
 expect_err "report: $T/host-a is a burn-in result and $T/p a profile: give profiles or burn-in results, not both"
 [ ! -e "$T/x.html" ] || fail "a refused report wrote $T/x.html"
-pass "report refuses profiles mixed with burn-ins, writing nothing"
+run 2 "$HDDSCOPE" report "$T/host-a" -o "$T/tmp"
+expect_err "$T/tmp: "
+[ -d "$T/tmp" ] && [ -z "$(ls -A "$T/tmp")" ] || fail "a refused report touched the directory $T/tmp"
+cp -r "$T/host-a" "$T/host-c"
+rm "$T/host-c/02-bad.drive/device.json"
+run 2 "$HDDSCOPE" report "$T/host-c" -o "$T/x.html"
+expect_err "open $T/host-c/02-bad.drive/device.json: No such file or directory"
+[ ! -e "$T/x.html" ] || fail "a refused report wrote $T/x.html"
+pass "report refuses profiles mixed with burn-ins, a directory as output, a device gone, writing nothing"
 
 command -v chromium >/dev/null || skip "chromium not installed (Debian: apt-get install chromium)"
 # As report_html.sh renders the profile report: the same flags, the same check.
