@@ -32,6 +32,7 @@
 #include "hddscope/plot.h"
 #include "hddscope/profile_files.h"
 #include "hddscope/verdict.h"
+#include "fleet_local.h"
 
 struct report_opts {
 	const char *out;
@@ -60,11 +61,21 @@ static const struct hd_cmdspec report_spec = {
 		 "are PNG images inside the page: it needs no network and no JavaScript.\n"
 		 "Nothing is written but FILE; the charts are drawn in a temporary directory\n"
 		 "that is removed at the end.\n"
+		 "\n"
+		 "Or of burn-ins: DIR a device's directory of 'hddscope burnin' (its device.json)\n"
+		 "or a whole result directory (its burnin.json), any number of drives: the fleet\n"
+		 "first (how many drives PASS, WARN and FAIL, in all and by host, the worst\n"
+		 "drives with their reasons and evidence, the figures side by side as 'hddscope\n"
+		 "table' gives them), then each drive's identity, SMART before and after, its\n"
+		 "rounds (a table and two small charts by round: slow-write rate with its\n"
+		 "interval, write p99) and its verdict with every reason, as device.json holds\n"
+		 "them.  Profiles and burn-ins cannot be mixed in one page.\n"
 		 "\n",
 	.opts = report_options,
 	.outro = "\n"
-		 "Exit codes: 0 ok, 1 usage, 2 setup (a directory missing or not a profile,\n"
-		 "FILE refused), 3 runtime (a chart could not be drawn, FILE not written).\n",
+		 "Exit codes: 0 ok, 1 usage (profiles and burn-ins mixed), 2 setup (a directory\n"
+		 "missing or not a profile or burn-in, FILE refused), 3 runtime (a chart could\n"
+		 "not be drawn, FILE not written).\n",
 };
 
 /* What the page says of one profile. */
@@ -81,7 +92,7 @@ struct drive {
 
 /* ---- HTML ---- */
 
-static void esc(FILE *f, const char *s)
+void hd_report_esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -92,6 +103,11 @@ static void esc(FILE *f, const char *s)
 		default: fputc(*s, f);
 		}
 	}
+}
+
+static void esc(FILE *f, const char *s)
+{
+	hd_report_esc(f, s);
 }
 
 /* A file as base64 (RFC 4648); -errno. */
@@ -167,7 +183,7 @@ static void json_rows(FILE *f, const char *prefix, const struct hd_jv *v)
 	row2(f, prefix, val);
 }
 
-static const char css[] =
+const char hd_report_css[] =
 	"body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;"
 	"font-size:90%}th{background:#f3f3f3;font-weight:normal}td.n{text-align:right;white-space:nowrap}"
@@ -377,7 +393,7 @@ static int write_page(FILE *f, struct drive *d, size_t n, const char *cmpdir)
 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>hddscope report</title>\n<style>%s</style>\n</head>\n<body>\n<h1>hddscope report</h1>\n",
-		css);
+		hd_report_css);
 	fprintf(f, "<p>%zu profile%s, written by hddscope %s.</p>\n<ul>\n", n, n > 1 ? "s" : "", HDDSCOPE_VERSION);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "<li><a href=\"#drive-%c\">%c: ", d[i].letter, d[i].letter);
@@ -568,11 +584,19 @@ int hd_cmd_report(int argc, char **argv)
 
 	if (ex != HD_OPT_GO)
 		return ex;
+	if (optind < argc && o.out) {
+		int family = fl_family("report", argv + optind, (size_t)(argc - optind));
+
+		if (family < 0)
+			return family == -HD_EXIT_USAGE ? hd_usage_hint("report") : -family;
+		if (family)
+			return hd_report_fleet(o.out, argv + optind, (size_t)(argc - optind), !o.no_charts);
+	}
 	if (optind >= argc || argc - optind > HD_CMP_MAX_DIRS || !o.out) {
 		if (!o.out)
 			hd_err("no output file (-o FILE)");
 		else
-			hd_err(optind >= argc ? "no profile directory given" : "at most %d profiles", HD_CMP_MAX_DIRS);
+			hd_err(optind >= argc ? "no profile or burn-in directory given" : "at most %d profiles", HD_CMP_MAX_DIRS);
 		return hd_usage_hint("report");
 	}
 	if ((rc = hd_out_check_file(o.out))) {

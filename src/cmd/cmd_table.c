@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -16,6 +17,7 @@
 #include "hddscope/datafile.h"
 #include "hddscope/msg.h"
 #include "hddscope/opt.h"
+#include "fleet_local.h"
 
 enum table_format { FMT_TEXT, FMT_MD, FMT_CSV };
 
@@ -43,10 +45,21 @@ static const struct hd_cmdspec table_spec = {
 		 "its serial (or, for a simulated drive, its spec), sequential read and write in\n"
 		 "MB/s (10^6 bytes/s), 4K random read and write in IOPS, from DIR/bench.tsv.  A\n"
 		 "figure the profile did not measure (writes without --write) is \"-\".\n"
+		 "\n"
+		 "Or the drives of burn-ins: DIR a device's directory of 'hddscope burnin' (its\n"
+		 "device.json) or a whole result directory (its burnin.json: every device in it),\n"
+		 "one row per drive, the worst verdict first (FAIL, WARN, PASS, none): where (the\n"
+		 "directory's last two names: the result directory, e.g. the host, and the\n"
+		 "device's), device, model, serial, verdict, rounds, the last round's slow-write\n"
+		 "rate in % with its 95% interval, write p99 in ms and temperature, the change of\n"
+		 "each SMART counter over the burn-in, and the FAIL and WARN reasons; every figure\n"
+		 "as device.json holds it.  Profiles and burn-ins cannot be mixed in one table.\n"
 		 "\n",
 	.opts = table_options,
 	.outro = "\n"
-		 "Exit codes: 0 ok, 1 usage, 2 setup (a directory without a readable bench.tsv).\n",
+		 "Exit codes: 0 ok, 1 usage (profiles and burn-ins mixed), 2 setup (a directory\n"
+		 "missing, a profile without a readable bench.tsv, a burn-in without a readable\n"
+		 "device.json or burnin.json).\n",
 };
 
 /* The columns after the identity: a row of bench.tsv and the column printed. */
@@ -124,26 +137,42 @@ static int read_row(const char *dir, struct row *r)
 	return HD_EXIT_OK;
 }
 
-static const char *head_of(size_t c)
+/*
+ * What is printed: ncol columns of heads, nrow rows of cells (row i,
+ * column c at cells + (i * ncol + c) * cellsz), numeric columns aligned
+ * right in text and Markdown.
+ */
+struct grid {
+	size_t ncol, nrow, cellsz;
+	const char *const *head;
+	const int *right;
+	const char *cells;
+};
+
+static const char *cell_of(const struct grid *g, size_t i, size_t c)
 {
-	return c < 3 ? heads[c] : figures[c - 3].head;
+	return g->cells + (i * g->ncol + c) * g->cellsz;
 }
 
-static void print_text(const struct row *rows, size_t n)
+static void print_text(const struct grid *g)
 {
-	size_t w[NCOL];
+	size_t w[32];
 
-	for (size_t c = 0; c < NCOL; c++) {
-		w[c] = strlen(head_of(c));
-		for (size_t i = 0; i < n; i++)
-			if (strlen(rows[i].cell[c]) > w[c])
-				w[c] = strlen(rows[i].cell[c]);
+	for (size_t c = 0; c < g->ncol; c++) {
+		w[c] = strlen(g->head[c]);
+		for (size_t i = 0; i < g->nrow; i++)
+			if (strlen(cell_of(g, i, c)) > w[c])
+				w[c] = strlen(cell_of(g, i, c));
 	}
-	for (size_t c = 0; c < NCOL; c++)
-		printf(c < 3 ? "%-*s%s" : "%*s%s", (int)w[c], head_of(c), c + 1 < NCOL ? "  " : "\n");
-	for (size_t i = 0; i < n; i++)
-		for (size_t c = 0; c < NCOL; c++)
-			printf(c < 3 ? "%-*s%s" : "%*s%s", (int)w[c], rows[i].cell[c], c + 1 < NCOL ? "  " : "\n");
+	for (size_t i = 0; i <= g->nrow; i++)
+		for (size_t c = 0; c < g->ncol; c++) {
+			const char *s = i ? cell_of(g, i - 1, c) : g->head[c];
+			int last = c + 1 == g->ncol;
+
+			/* The last column, left-aligned, is not padded: no trailing blanks. */
+			printf(g->right[c] ? "%*s%s" : "%-*s%s", last && !g->right[c] ? 0 : (int)w[c], s,
+			       last ? "\n" : "  ");
+		}
 }
 
 /* A Markdown cell: a '|' would end the cell. */
@@ -153,18 +182,18 @@ static void md_cell(const char *s)
 		fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, stdout);
 }
 
-static void print_md(const struct row *rows, size_t n)
+static void print_md(const struct grid *g)
 {
-	for (size_t c = 0; c < NCOL; c++)
-		printf("| %s ", head_of(c));
+	for (size_t c = 0; c < g->ncol; c++)
+		printf("| %s ", g->head[c]);
 	printf("|\n");
-	for (size_t c = 0; c < NCOL; c++)
-		printf(c < 3 ? "|---" : "|---:");
+	for (size_t c = 0; c < g->ncol; c++)
+		printf(g->right[c] ? "|---:" : "|---");
 	printf("|\n");
-	for (size_t i = 0; i < n; i++) {
-		for (size_t c = 0; c < NCOL; c++) {
+	for (size_t i = 0; i < g->nrow; i++) {
+		for (size_t c = 0; c < g->ncol; c++) {
 			printf("| ");
-			md_cell(rows[i].cell[c]);
+			md_cell(cell_of(g, i, c));
 			printf(" ");
 		}
 		printf("|\n");
@@ -184,40 +213,88 @@ static void csv_cell(const char *s, int last)
 	fputs(last ? "\r\n" : ",", stdout);
 }
 
-static void print_csv(const struct row *rows, size_t n)
+static void print_csv(const struct grid *g)
 {
+	for (size_t c = 0; c < g->ncol; c++)
+		csv_cell(g->head[c], c + 1 == g->ncol);
+	for (size_t i = 0; i < g->nrow; i++)
+		for (size_t c = 0; c < g->ncol; c++)
+			csv_cell(cell_of(g, i, c), c + 1 == g->ncol);
+}
+
+static int print_grid(const struct grid *g, int format)
+{
+	if (format == FMT_MD)
+		print_md(g);
+	else if (format == FMT_CSV)
+		print_csv(g);
+	else
+		print_text(g);
+	return fflush(stdout) == 0 ? HD_EXIT_OK : HD_EXIT_RUNTIME;
+}
+
+/* The bench figures of profiles, one row each. */
+static int profile_table(char *const *dirs, size_t n, int format)
+{
+	static const char *head[NCOL];
+	static const int right[NCOL] = { 0, 0, 0, 1, 1, 1, 1 };
+	struct row rows[64];
+	struct grid g = { NCOL, n, sizeof(rows[0].cell[0]), head, right, &rows[0].cell[0][0] };
+	int ex;
+
+	if (n > sizeof(rows) / sizeof(rows[0])) {
+		hd_err("%zu profile directories: at most %zu fit one table", n, sizeof(rows) / sizeof(rows[0]));
+		return hd_usage_hint("table");
+	}
 	for (size_t c = 0; c < NCOL; c++)
-		csv_cell(head_of(c), c + 1 == NCOL);
+		head[c] = c < 3 ? heads[c] : figures[c - 3].head;
 	for (size_t i = 0; i < n; i++)
-		for (size_t c = 0; c < NCOL; c++)
-			csv_cell(rows[i].cell[c], c + 1 == NCOL);
+		if ((ex = read_row(dirs[i], &rows[i])))
+			return ex;
+	return print_grid(&g, format);
+}
+
+/* The burn-in drives of device and result directories, one row each, the worst first. */
+static int burnin_table(char *const *dirs, size_t n, int format)
+{
+	struct fl_fleet f;
+	char (*cells)[FL_NCOL][FL_CELL];
+	int ex = fl_load(dirs, n, &f);
+
+	if (ex != HD_EXIT_OK)
+		return ex;
+	if (!(cells = calloc(f.n ? f.n : 1, sizeof(*cells)))) {
+		hd_err("table of %zu drives: %s", f.n, strerror(ENOMEM));
+		fl_free(&f);
+		return HD_EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < f.n; i++)
+		fl_cells(&f.d[i], cells[i]);
+	{
+		struct grid g = { FL_NCOL, f.n, FL_CELL, fl_head, fl_numeric, &cells[0][0][0] };
+
+		ex = print_grid(&g, format);
+	}
+	free(cells);
+	fl_free(&f);
+	return ex;
 }
 
 int hd_cmd_table(int argc, char **argv)
 {
 	struct table_opts o;
-	struct row rows[64];
-	size_t n = 0;
-	int ex = hd_opt_parse(&table_spec, &o, sizeof(o), argc, argv);
+	int ex = hd_opt_parse(&table_spec, &o, sizeof(o), argc, argv), family;
 
 	if (ex != HD_OPT_GO)
 		return ex;
 	if (optind >= argc) {
-		hd_err("no profile directory given");
+		hd_err("no profile or burn-in directory given");
 		return hd_usage_hint("table");
 	}
-	if (argc - optind > (int)(sizeof(rows) / sizeof(rows[0]))) {
-		hd_err("%d profile directories: at most %zu fit one table", argc - optind, sizeof(rows) / sizeof(rows[0]));
-		return hd_usage_hint("table");
-	}
-	for (int i = optind; i < argc; i++)
-		if ((ex = read_row(argv[i], &rows[n++])))
-			return ex;
-	if (o.format == FMT_MD)
-		print_md(rows, n);
-	else if (o.format == FMT_CSV)
-		print_csv(rows, n);
-	else
-		print_text(rows, n);
-	return fflush(stdout) == 0 ? HD_EXIT_OK : HD_EXIT_RUNTIME;
+	family = fl_family("table", argv + optind, (size_t)(argc - optind));
+	if (family < 0)
+		return family == -HD_EXIT_USAGE ? hd_usage_hint("table") : -family;
+	if (family)
+		return burnin_table(argv + optind, (size_t)(argc - optind), o.format);
+	return profile_table(argv + optind, (size_t)(argc - optind), o.format);
 }

@@ -4,7 +4,9 @@
 # burns in its drives, the controller gets every host's results and its
 # fleet.tsv and fleet.json say every drive's verdict, the worst first: host a's
 # steady drive PASS, host b's drive whose sectors go bad FAIL with the evidence,
-# b's steady one PASS.  hddscope table and report run where the binary has them.
+# b's steady one PASS.  hddscope table and report run where the binary has them:
+# table.txt lists every drive with its verdict of fleet.json, the worst first, and
+# report.html names every drive, its verdict and reasons, and the verdict counts.
 # Run again, the playbook resumes the finished burn-ins and changes no verdict.
 # Skips where ansible-playbook is not installed.
 . "$(dirname "$0")/common.bash"
@@ -94,7 +96,43 @@ pass "two hosts: installed, burnt in, fetched; fleet.tsv and fleet.json, the wor
 
 if "$HDDSCOPE" table --help >/dev/null 2>&1; then
 	[ -s "$T/fleet/table.txt" ] && [ -s "$T/fleet/report.html" ] || fail "table and report not run"
-	pass "hddscope table and report over the fleet"
+	python3 - "$T/fleet" <<'EOF' || fail "table.txt and report.html"
+import html, json, os, re, sys
+fleet = sys.argv[1]
+drives = json.load(open(os.path.join(fleet, "fleet.json")))["drives"]
+lines = open(os.path.join(fleet, "table.txt")).read().splitlines()
+assert lines[0].split()[:5] == ["where", "device", "model", "serial", "verdict"], lines[0]
+assert len(lines) == 1 + len(drives), lines
+# Row by row, the worst first as fleet.json has them: where (host/NN-NAME),
+# device and verdict; the FAIL drive's reasons after its figures.
+for d, l in zip(drives, lines[1:]):
+    f = l.split()
+    want = [d["host"] + "/" + os.path.basename(d["directory"]), d["device"], d["model"]]
+    assert f[:3] == want and d["verdict"] in f, (f, want, d["verdict"])
+    assert str(d["rounds"]) in f and "%.3f" % d["write_p99_ms"] in f, (l, d)
+    for r in d["reasons"]:
+        assert r in l, (r, l)
+h = open(os.path.join(fleet, "report.html")).read()
+assert not re.search(r'<script|(src|href)="(https?:)?//', h, re.I)
+side = h[h.index("<h3>Side by side</h3>"):]
+pos = 0
+for k, d in enumerate(drives, 1):
+    where = d["host"] + "/" + os.path.basename(d["directory"])
+    row = '<tr><td><a href="#drive-%d">%s</a></td><td>%s</td>' % (k, where, html.escape(d["device"]))
+    i = side.find(row, pos)
+    assert i >= 0, row
+    pos = i
+    assert side.find('<td class="%s">%s</td>' % (d["verdict"], d["verdict"]), i) > i, d["verdict"]
+    sec = '<h2 id="drive-%d">%s: %s <b class="%s">%s</b></h2>' % (k, where, d["model"], d["verdict"], d["verdict"])
+    assert sec in h, sec
+    for r in d["reasons"]:
+        assert html.escape(r, quote=True) in h, r
+n = {v: sum(d["verdict"] == v for d in drives) for v in ("FAIL", "WARN", "PASS")}
+for v, c in n.items():
+    assert '<tr><td class="%s">%s</td><td class="n">%d</td></tr>' % (v, v, c) in h, (v, c)
+print("table.txt and report.html: %d drives, %s" % (len(drives), n))
+EOF
+	pass "hddscope table and report over the fleet: every drive, its verdict, the worst first"
 else
 	[ ! -e "$T/fleet/table.txt" ] && [ ! -e "$T/fleet/report.html" ] || fail "table or report without the command"
 	echo "note: this hddscope has no table/report; the playbook skipped them"

@@ -50,7 +50,7 @@ PY
 pass "table: text, md and csv give the figures of each bench.tsv"
 
 run 1 "$HDDSCOPE" table
-expect_err "no profile directory given"
+expect_err "no profile or burn-in directory given"
 run 2 "$HDDSCOPE" table "$T/a" "$T/missing"
 expect_err "stat $T/missing: No such file or directory"
 mkdir "$T/empty"
