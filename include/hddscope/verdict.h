@@ -71,6 +71,14 @@ struct hd_verdict {
 };
 
 /*
+ * A reason into v (at most 32; further ones are dropped): its rule, level,
+ * figure and limit (NAN where there is none) and its text; v->overall
+ * takes the level where it is worse, INFO aside.
+ */
+void hd_verdict_add(struct hd_verdict *v, const char *rule, enum hd_verdict_level l, double figure, double limit,
+		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/*
  * Judge in under the rules: write response, stalls, I/O errors and SMART
  * (sm NULL when there is none; smart_from says where it came from, or why
  * there is none).  Write stability is not judged from writes the drive's

@@ -240,29 +240,6 @@ void hd_burnin_round_free(struct hd_burnin_round *r)
 	r->ndist = 0;
 }
 
-static void add(struct hd_verdict *v, const char *rulename, enum hd_verdict_level l, double figure, double limit,
-		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static void add(struct hd_verdict *v, const char *rulename, enum hd_verdict_level l, double figure, double limit,
-		const char *fmt, ...)
-{
-	struct hd_verdict_reason *r;
-	va_list ap;
-
-	if (v->n == sizeof(v->r) / sizeof(v->r[0]))
-		return;
-	r = &v->r[v->n++];
-	r->rule = rulename;
-	r->level = l;
-	r->figure = figure;
-	r->limit = limit;
-	va_start(ap, fmt);
-	vsnprintf(r->text, sizeof(r->text), fmt, ap);
-	va_end(ap);
-	if (l != HD_VERDICT_INFO && l > v->overall)
-		v->overall = l;
-}
-
 /* Slow writes pooled over rounds [a, b): *k of *n, the rate's 95% interval. */
 static void pool(const struct hd_burnin_round *r, size_t a, size_t b, uint64_t *k, uint64_t *n, double *lo,
 		 double *hi)
@@ -287,7 +264,7 @@ static void judge_slow(const struct hd_burnin_round *r, size_t n, struct hd_verd
 	pool(r, 0, h, &k1, &n1, &lo1, &hi1);
 	pool(r, n - h, n, &k2, &n2, &lo2, &hi2);
 	if (!n1 || !n2) {
-		add(v, "burnin_slow_drift", HD_VERDICT_WARN, NAN, NAN, "slow writes: no writes to compare");
+		hd_verdict_add(v, "burnin_slow_drift", HD_VERDICT_WARN, NAN, NAN, "slow writes: no writes to compare");
 		return;
 	}
 	p1 = 100.0 * (double)k1 / (double)n1;
@@ -297,17 +274,17 @@ static void judge_slow(const struct hd_burnin_round *r, size_t n, struct hd_verd
 	 * drive warming up by a degree would part them.
 	 */
 	if (lo2 > hi1 && p2 >= by * p1)
-		add(v, "burnin_slow_drift", HD_VERDICT_FAIL, p1 > 0 ? p2 / p1 : INFINITY, by,
+		hd_verdict_add(v, "burnin_slow_drift", HD_VERDICT_FAIL, p1 > 0 ? p2 / p1 : INFINITY, by,
 		    "slow-write rate drifted up: %.2f%% (%llu of %llu; 95%% interval %.2f-%.2f%%) in rounds %zu-%zu, "
 		    "%.2f%% (%llu of %llu; %.2f-%.2f%%) in rounds %zu-%zu", p2, (unsigned long long)k2,
 		    (unsigned long long)n2, lo2 * 100, hi2 * 100, n - h + 1, n, p1, (unsigned long long)k1,
 		    (unsigned long long)n1, lo1 * 100, hi1 * 100, (size_t)1, h);
 	else
-		add(v, "burnin_slow_drift", HD_VERDICT_PASS, p1 > 0 ? p2 / p1 : NAN, by,
+		hd_verdict_add(v, "burnin_slow_drift", HD_VERDICT_PASS, p1 > 0 ? p2 / p1 : NAN, by,
 		    "slow-write rate steady: %.2f%% (95%% interval %.2f-%.2f%%) in rounds %zu-%zu, %.2f%% "
 		    "(%.2f-%.2f%%) in rounds 1-%zu", p2, lo2 * 100, hi2 * 100, n - h + 1, n, p1, lo1 * 100, hi1 * 100, h);
 	if (lo2 * 100 >= lim)
-		add(v, "burnin_slow_unstable", HD_VERDICT_FAIL, lo2 * 100, lim,
+		hd_verdict_add(v, "burnin_slow_unstable", HD_VERDICT_FAIL, lo2 * 100, lim,
 		    "unstable writer: slow writes in rounds %zu-%zu at least %.2f%% (95%% interval), the limit %.2f%%",
 		    n - h + 1, n, lo2 * 100, lim);
 }
@@ -331,10 +308,10 @@ static void judge_p99(const struct hd_burnin_round *r, size_t n, struct hd_verdi
 	double a = p99_of(r, 0, h), b = p99_of(r, n - h, n), lim = rule("burnin_p99_drift"), q = b / a;
 
 	if (!(a > 0) || isnan(b)) {
-		add(v, "burnin_p99_drift", HD_VERDICT_WARN, NAN, lim, "write p99: too few writes by distance to compare");
+		hd_verdict_add(v, "burnin_p99_drift", HD_VERDICT_WARN, NAN, lim, "write p99: too few writes by distance to compare");
 		return;
 	}
-	add(v, "burnin_p99_drift", q >= lim ? HD_VERDICT_FAIL : HD_VERDICT_PASS, q, lim,
+	hd_verdict_add(v, "burnin_p99_drift", q >= lim ? HD_VERDICT_FAIL : HD_VERDICT_PASS, q, lim,
 	    "write p99 %s: %.3f ms in rounds %zu-%zu, %.3f ms in rounds 1-%zu (x%.2f; FAIL at x%.2f)",
 	    q >= lim ? "drifted up" : "steady", b, n - h + 1, n, a, h, q, lim);
 }
@@ -348,7 +325,7 @@ static void judge_smart(const struct hd_burnin_round *r, size_t n, const struct 
 	int moved = 0;
 
 	if (!b->available || !e->available) {
-		add(v, "burnin_smart", HD_VERDICT_WARN, NAN, NAN,
+		hd_verdict_add(v, "burnin_smart", HD_VERDICT_WARN, NAN, NAN,
 		    "SMART not available: reallocated, pending and CRC counters not watched");
 		return;
 	}
@@ -364,12 +341,12 @@ static void judge_smart(const struct hd_burnin_round *r, size_t n, const struct 
 		while (first < n && !(r[first].smart.have[c] && r[first].smart.v[c] > b->v[c]))
 			first++;
 		moved = 1;
-		add(v, "burnin_smart", HD_VERDICT_FAIL, d, lim, "SMART %s moved: %llu before, %llu after (+%.0f; first in "
+		hd_verdict_add(v, "burnin_smart", HD_VERDICT_FAIL, d, lim, "SMART %s moved: %llu before, %llu after (+%.0f; first in "
 		    "round %zu)", hd_burnin_counter_name[c], (unsigned long long)b->v[c], (unsigned long long)e->v[c], d,
 		    first + 1);
 	}
 	if (!moved)
-		add(v, "burnin_smart", HD_VERDICT_PASS, 0, lim, "SMART counters steady (reallocated %llu, pending %llu, "
+		hd_verdict_add(v, "burnin_smart", HD_VERDICT_PASS, 0, lim, "SMART counters steady (reallocated %llu, pending %llu, "
 		    "offline uncorrectable %llu, CRC %llu)", (unsigned long long)e->v[0], (unsigned long long)e->v[1],
 		    (unsigned long long)e->v[2], (unsigned long long)e->v[3]);
 }
@@ -388,22 +365,23 @@ void hd_burnin_judge(const struct hd_burnin_round *r, size_t n, const struct hd_
 	}
 	for (size_t i = 0; i < n; i++)
 		if (r[i].rev_assumed) {
-			add(v, "burnin_revolution", HD_VERDICT_WARN, r[i].rev_ms, NAN,
+			hd_verdict_add(v, "burnin_revolution", HD_VERDICT_WARN, r[i].rev_ms, NAN,
 			    "the drive gives no rpm: slow writes counted by an assumed 7200 rpm (%.3f ms) from round %zu on",
 			    r[i].rev_ms, i + 1);
 			break;
 		}
 	if (n < 2)
-		add(v, "burnin_rounds", HD_VERDICT_WARN, (double)n, 2,
+		hd_verdict_add(v, "burnin_rounds", HD_VERDICT_WARN, (double)n, 2,
 		    "%zu round%s: drift needs two rounds or more to compare", n, n == 1 ? "" : "s");
 	else {
 		judge_slow(r, n, v);
 		judge_p99(r, n, v);
 	}
 	if (errors)
-		add(v, "burnin_errors", HD_VERDICT_FAIL, (double)errors, 1, "I/O errors: %llu failed accesses over %zu rounds",
+		hd_verdict_add(v, "burnin_errors", HD_VERDICT_FAIL, (double)errors, 1,
+			       "I/O errors: %llu failed accesses over %zu rounds",
 		    (unsigned long long)errors, n);
 	judge_smart(r, n, before, v);
 	if (!isnan(tmax))
-		add(v, "burnin_temperature", HD_VERDICT_INFO, tmax, NAN, "temperature at most %.0f C", tmax);
+		hd_verdict_add(v, "burnin_temperature", HD_VERDICT_INFO, tmax, NAN, "temperature at most %.0f C", tmax);
 }

@@ -54,10 +54,8 @@ const char *hd_verdict_level_name(enum hd_verdict_level l)
 	return name[l];
 }
 
-static void add(struct hd_verdict *v, const char *rulename, enum hd_verdict_level l, double figure, double limit, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-
-static void add(struct hd_verdict *v, const char *rulename, enum hd_verdict_level l, double figure, double limit, const char *fmt, ...)
+void hd_verdict_add(struct hd_verdict *v, const char *rulename, enum hd_verdict_level l, double figure, double limit,
+		    const char *fmt, ...)
 {
 	struct hd_verdict_reason *r;
 	va_list ap;
@@ -182,7 +180,7 @@ static void rule_write_slow(struct hd_verdict *v, const double *dist, const doub
 	char what[400];
 
 	if (hd_write_decide(&w, dist, lat, n, &t, &k)) {
-		add(v, "write_slow", HD_VERDICT_WARN, NAN, NAN, "write response: out of memory");
+		hd_verdict_add(v, "write_slow", HD_VERDICT_WARN, NAN, NAN, "write response: out of memory");
 		return;
 	}
 	pct = 100.0 * (double)k / (double)n;
@@ -191,14 +189,14 @@ static void rule_write_slow(struct hd_verdict *v, const double *dist, const doub
 		 "their distance's p10 by more than 1.1 revolutions (%.3f ms, %s)", pct, k, n, lo * 100, hi * 100,
 		 rev_ms, rev_from);
 	if (t.decision == HD_SPRT_UNDECIDED) {
-		add(v, "write_slow", HD_VERDICT_WARN, pct, rule("write_slow_warn"),
+		hd_verdict_add(v, "write_slow", HD_VERDICT_WARN, pct, rule("write_slow_warn"),
 		    "write response undecided: %s; %zu writes cannot tell healthy (%.2f%% or less) from unstable "
 		    "(%.2f%% or more) at error rates %g%% and %g%%: measure more (response --write --sync --write-cap N)", what, n,
 		    rule("write_slow_ok"), rule("write_slow_warn"), rule("write_risk_warn"), rule("write_risk_pass"));
 		return;
 	}
 	l = t.decision == HD_SPRT_H0 ? HD_VERDICT_PASS : pct >= rule("write_slow_fail") ? HD_VERDICT_FAIL : HD_VERDICT_WARN;
-	add(v, "write_slow", l, pct, rule(l == HD_VERDICT_FAIL ? "write_slow_fail" : "write_slow_warn"),
+	hd_verdict_add(v, "write_slow", l, pct, rule(l == HD_VERDICT_FAIL ? "write_slow_fail" : "write_slow_warn"),
 	    "write response %s: %s; %s (%.2f%% or %s) after %" PRIu64 " writes (sequential test, error rates %g%% and "
 	    "%g%%); FAIL at %.2f%%", l == HD_VERDICT_PASS ? "stable" : "unstable", what,
 	    l == HD_VERDICT_PASS ? "told healthy" : "told unstable",
@@ -216,7 +214,8 @@ static void rule_write_response(struct hd_verdict *v, const struct hd_df *df, do
 
 	if (!d || !lat || !op || !cls || op->type != HD_COL_STR || cls->type != HD_COL_STR || d->type != HD_COL_NUM ||
 	    lat->type != HD_COL_NUM) {
-		add(v, "write_response", HD_VERDICT_WARN, NAN, NAN, "write response not measured (response.tsv has no write columns)");
+		hd_verdict_add(v, "write_response", HD_VERDICT_WARN, NAN, NAN,
+			       "write response not measured (response.tsv has no write columns)");
 		return;
 	}
 	dist = malloc((df->nrows + 1) * sizeof(*dist));
@@ -227,7 +226,7 @@ static void rule_write_response(struct hd_verdict *v, const struct hd_df *df, do
 		goto out;
 	n = write_samples(df, dist, ms);
 	if ((double)n < rule("min_write_samples")) {
-		add(v, "write_response", HD_VERDICT_WARN, (double)n, rule("min_write_samples"),
+		hd_verdict_add(v, "write_response", HD_VERDICT_WARN, (double)n, rule("min_write_samples"),
 		    "write response not measured%s (%zu write samples; profile with --write)", n ? " enough" : "", n);
 		goto out;
 	}
@@ -236,7 +235,7 @@ static void rule_write_response(struct hd_verdict *v, const struct hd_df *df, do
 	ratio = spread_ratio(sd, sl, n, &nr);
 	if (nr) {
 		enum hd_verdict_level l = grade(ratio, "write_p99_p50_warn", "write_p99_p50_fail");
-		add(v, "write_p99_p50", l, ratio, rule(l == HD_VERDICT_FAIL ? "write_p99_p50_fail" : "write_p99_p50_warn"),
+		hd_verdict_add(v, "write_p99_p50", l, ratio, rule(l == HD_VERDICT_FAIL ? "write_p99_p50_fail" : "write_p99_p50_warn"),
 		    "write response spread: p99/p50 %.2f at equal distances (median over %zu distances); limits %.2f "
 		    "warn, %.2f fail", ratio, nr, rule("write_p99_p50_warn"), rule("write_p99_p50_fail"));
 	}
@@ -278,7 +277,7 @@ static void rule_stalls(struct hd_verdict *v, struct hd_df *const *dfs)
 		}
 	}
 	if (!seen) {
-		add(v, "stalls", HD_VERDICT_WARN, NAN, NAN, "stalls not measured (no seek, response or interval data)");
+		hd_verdict_add(v, "stalls", HD_VERDICT_WARN, NAN, NAN, "stalls not measured (no seek, response or interval data)");
 		return;
 	}
 	{
@@ -287,7 +286,7 @@ static void rule_stalls(struct hd_verdict *v, struct hd_df *const *dfs)
 
 		if (where && !isnan(where_off))
 			snprintf(at, sizeof(at), " at offset %.0f", where_off);
-		add(v, "stalls", l, worst, l == HD_VERDICT_FAIL ? fail : warn,
+		hd_verdict_add(v, "stalls", l, worst, l == HD_VERDICT_FAIL ? fail : warn,
 		    "%s: slowest access %.1f ms (%s%s); %zu accesses of %.0f ms or more, %zu of %.0f ms or more",
 		    l == HD_VERDICT_PASS ? "no stalls" : "stalls", worst, where ? where : "-", at, over_warn, warn, over_fail, fail);
 	}
@@ -322,34 +321,36 @@ static void rule_errors(struct hd_verdict *v, struct hd_df *const *dfs)
 						hd_profile_files[f].name, at[i]);
 	}
 	if (total >= rule("errors_fail"))
-		add(v, "errors", HD_VERDICT_FAIL, (double)total, rule("errors_fail"), "I/O errors: %" PRIu64 " failed accesses%s%s%s",
-		    total, listed ? " (" : "", list, listed ? (total > listed ? ", ...)" : ")") : "");
+		hd_verdict_add(v, "errors", HD_VERDICT_FAIL, (double)total, rule("errors_fail"),
+			       "I/O errors: %" PRIu64 " failed accesses%s%s%s", total, listed ? " (" : "", list,
+			       listed ? (total > listed ? ", ...)" : ")") : "");
 	else
-		add(v, "errors", total ? HD_VERDICT_WARN : HD_VERDICT_PASS, (double)total, rule("errors_fail"),
+		hd_verdict_add(v, "errors", total ? HD_VERDICT_WARN : HD_VERDICT_PASS, (double)total, rule("errors_fail"),
 		    "I/O errors: %" PRIu64 " failed accesses", total);
 }
 
 static void rule_smart(struct hd_verdict *v, const struct hd_verdict_smart *id, const char *from)
 {
 	if (!id) {
-		add(v, "smart", HD_VERDICT_INFO, NAN, NAN, "SMART: not available (%s)", from);
+		hd_verdict_add(v, "smart", HD_VERDICT_INFO, NAN, NAN, "SMART: not available (%s)", from);
 		return;
 	}
 	if (!id->available) {
-		add(v, "smart", HD_VERDICT_INFO, NAN, NAN, "SMART: not available (%s)", id->reason);
+		hd_verdict_add(v, "smart", HD_VERDICT_INFO, NAN, NAN, "SMART: not available (%s)", id->reason);
 		return;
 	}
-	add(v, "smart_overall", strcmp(id->overall, "GOOD") ? HD_VERDICT_FAIL : HD_VERDICT_PASS, NAN, NAN,
+	hd_verdict_add(v, "smart_overall", strcmp(id->overall, "GOOD") ? HD_VERDICT_FAIL : HD_VERDICT_PASS, NAN, NAN,
 	    "SMART overall assessment: %s (%s)", id->overall, from);
 	if (id->have_bad) {
 		enum hd_verdict_level l = grade((double)id->bad_sectors, "bad_sectors_warn", "bad_sectors_fail");
-		add(v, "bad_sectors", l, (double)id->bad_sectors, rule(l == HD_VERDICT_FAIL ? "bad_sectors_fail" : "bad_sectors_warn"),
+		hd_verdict_add(v, "bad_sectors", l, (double)id->bad_sectors,
+			       rule(l == HD_VERDICT_FAIL ? "bad_sectors_fail" : "bad_sectors_warn"),
 		    "SMART bad sectors: %" PRIu64 "; limits %.0f warn, %.0f fail", id->bad_sectors,
 		    rule("bad_sectors_warn"), rule("bad_sectors_fail"));
 	}
 	if (id->have_temp) {
 		enum hd_verdict_level l = grade(id->temperature_c, "temperature_warn_c", "temperature_fail_c");
-		add(v, "temperature", l, id->temperature_c,
+		hd_verdict_add(v, "temperature", l, id->temperature_c,
 		    rule(l == HD_VERDICT_FAIL ? "temperature_fail_c" : "temperature_warn_c"),
 		    "SMART temperature: %.0f C; limits %.0f warn, %.0f fail", id->temperature_c,
 		    rule("temperature_warn_c"), rule("temperature_fail_c"));
@@ -516,11 +517,11 @@ void hd_verdict_judge(const struct hd_verdict_input *in, const struct hd_verdict
 	memset(v, 0, sizeof(*v));
 	cannot_judge(in, strcmp(rev_from, "nominal 7200 rpm, assumed") != 0, v->cannot, sizeof(v->cannot));
 	if (v->cannot[0])
-		add(v, "write_response", HD_VERDICT_INFO, NAN, NAN, "write response not judged: %s", v->cannot);
+		hd_verdict_add(v, "write_response", HD_VERDICT_INFO, NAN, NAN, "write response not judged: %s", v->cannot);
 	else if (in->df[HD_PF_RESPONSE])
 		rule_write_response(v, in->df[HD_PF_RESPONSE], rev_ms, rev_from);
 	else
-		add(v, "write_response", HD_VERDICT_WARN, NAN, NAN,
+		hd_verdict_add(v, "write_response", HD_VERDICT_WARN, NAN, NAN,
 		    "write response not measured (no response.tsv; profile with --write)");
 	rule_stalls(v, in->df);
 	rule_errors(v, in->df);
