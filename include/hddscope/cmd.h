@@ -29,6 +29,14 @@ int hd_cmd_sim(int argc, char **argv);
 int hd_cmd_replay(int argc, char **argv);
 int hd_cmd_emulate(int argc, char **argv);
 
+/*
+ * A profile directory named on the command line: 0, or HD_EXIT_SETUP
+ * (printed: "stat DIR: ..." or "DIR: Not a directory") where it is not
+ * there or not a directory.  compare, table and report refuse so before
+ * anything is written.
+ */
+int hd_cmd_check_dir(const char *dir);
+
 struct hd_json;
 struct hd_dev;
 struct hd_identity;

@@ -185,8 +185,7 @@ static void print_file(const char *path)
 	fclose(f);
 }
 
-/* A profile directory that is not there or not a directory is refused before anything is written. */
-static int check_dir(const char *dir)
+int hd_cmd_check_dir(const char *dir)
 {
 	struct stat st;
 
@@ -209,7 +208,7 @@ static int run(struct compare_opts *o)
 	int rc, charts, created, ex = HD_EXIT_OK;
 
 	for (size_t i = 0; i < o->ndirs; i++)
-		if ((rc = check_dir(o->dirs[i])))
+		if ((rc = hd_cmd_check_dir(o->dirs[i])))
 			return rc;
 	created = access(o->out, F_OK) != 0;
 	if (make_dir(o->out))

@@ -501,17 +501,10 @@ static int draw_drive(struct drive *d, const char *tmp)
 static int load_drive(struct drive *d)
 {
 	struct hd_verdict_smart sm;
-	struct stat st;
 	char err[600];
 
-	if (stat(d->dir, &st) != 0) {
-		hd_err("stat %s: %s", d->dir, strerror(errno));
+	if (hd_cmd_check_dir(d->dir))
 		return HD_EXIT_SETUP;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		hd_err("%s: %s (a profile is a directory)", d->dir, strerror(ENOTDIR));
-		return HD_EXIT_SETUP;
-	}
 	if (hd_verdict_load(d->dir, &d->in, err, sizeof(err))) {
 		hd_err("%s", err);
 		return HD_EXIT_SETUP;

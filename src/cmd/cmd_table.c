@@ -101,17 +101,10 @@ static int read_row(const char *dir, struct row *r)
 	char path[4096], err[1024];
 	const struct hd_df_col *test;
 	struct hd_df *df;
-	struct stat st;
 
 	memset(r, 0, sizeof(*r));
-	if (stat(dir, &st) != 0) {
-		hd_err("stat %s: %s", dir, strerror(errno));
+	if (hd_cmd_check_dir(dir))
 		return HD_EXIT_SETUP;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		hd_err("%s: %s (a profile is a directory)", dir, strerror(ENOTDIR));
-		return HD_EXIT_SETUP;
-	}
 	snprintf(path, sizeof(path), "%s/bench.tsv", dir);
 	if (hd_df_read(path, &df, err, sizeof(err))) {
 		hd_err("%s (is %s a profile with a bench?)", err, dir);
