@@ -135,10 +135,9 @@ void bi_dev_json(struct hd_json *j, const char *key, const struct bi_dev *d)
 	hd_json_end(j);
 }
 
-/* Write through the output rule with emit(j, arg) filling the document. */
-static int save_json(const char *path, void (*emit)(struct hd_json *, const void *), const void *arg)
+/* Write path through the output rule with fill(f, arg) filling it; 0, or -1 (printed). */
+static int save_file(const char *path, void (*fill)(FILE *, const void *), const void *arg)
 {
-	struct hd_json j;
 	const char *call = "write";
 	char *tmp;
 	FILE *f;
@@ -148,15 +147,36 @@ static int save_json(const char *path, void (*emit)(struct hd_json *, const void
 		hd_err("create %s: %s", path, hd_fs_strerror(rc));
 		return -1;
 	}
-	hd_json_init(&j, f, 1);
-	emit(&j, arg);
-	fputc('\n', f);
+	fill(f, arg);
 	rc = hd_out_fclose(f, tmp, path, &call);
 	if (rc) {
 		hd_err("%s %s: %s", call, path, hd_fs_strerror(rc));
 		return -1;
 	}
 	return 0;
+}
+
+struct json_doc {
+	void (*emit)(struct hd_json *, const void *);
+	const void *arg;
+};
+
+static void fill_json(FILE *f, const void *vd)
+{
+	const struct json_doc *d = vd;
+	struct hd_json j;
+
+	hd_json_init(&j, f, 1);
+	d->emit(&j, d->arg);
+	fputc('\n', f);
+}
+
+/* Write through the output rule with emit(j, arg) filling the document. */
+static int save_json(const char *path, void (*emit)(struct hd_json *, const void *), const void *arg)
+{
+	struct json_doc d = { emit, arg };
+
+	return save_file(path, fill_json, &d);
 }
 
 static void emit_dev(struct hd_json *j, const void *arg)
@@ -559,17 +579,17 @@ static void prom_smart(FILE *f, struct bi_dev *devs, size_t n)
 		}
 }
 
-int bi_prom_save(const char *path, struct bi_dev *devs, size_t n)
-{
-	const char *call = "write";
-	char *tmp;
-	FILE *f;
-	int rc = hd_out_fopen(path, &f, &tmp);
+struct prom_doc {
+	struct bi_dev *devs;
+	size_t n;
+};
 
-	if (rc) {
-		hd_err("create %s: %s", path, hd_fs_strerror(rc));
-		return -1;
-	}
+static void fill_prom(FILE *f, const void *vd)
+{
+	const struct prom_doc *d = vd;
+	struct bi_dev *devs = d->devs;
+	size_t n = d->n;
+
 	prom_metric(f, "hddscope_verdict", "burn-in verdict: 0 PASS, 1 WARN, 2 FAIL", devs, n, m_verdict);
 	prom_metric(f, "hddscope_burnin_rounds", "rounds finished", devs, n, m_rounds);
 	prom_metric(f, "hddscope_burnin_complete", "1 when the burn-in ran its whole duration", devs, n, m_complete);
@@ -581,10 +601,11 @@ int bi_prom_save(const char *path, struct bi_dev *devs, size_t n)
 		    m_p99);
 	prom_metric(f, "hddscope_burnin_temperature_celsius", "SMART temperature after the last round", devs, n, m_temp);
 	prom_smart(f, devs, n);
-	rc = hd_out_fclose(f, tmp, path, &call);
-	if (rc) {
-		hd_err("%s %s: %s", call, path, hd_fs_strerror(rc));
-		return -1;
-	}
-	return 0;
+}
+
+int bi_prom_save(const char *path, struct bi_dev *devs, size_t n)
+{
+	struct prom_doc d = { devs, n };
+
+	return save_file(path, fill_prom, &d);
 }
