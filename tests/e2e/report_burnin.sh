@@ -105,30 +105,5 @@ expect_err "open $T/host-c/02-bad.drive/device.json: No such file or directory"
 [ ! -e "$T/x.html" ] || fail "a refused report wrote $T/x.html"
 pass "report refuses profiles mixed with burn-ins, a directory as output, a device gone, writing nothing"
 
-command -v chromium >/dev/null || skip "chromium not installed (Debian: apt-get install chromium)"
-# As report_html.sh renders the profile report: the same flags, the same check.
-chrome() {
-	timeout 300 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$(mktemp -d "$T/chrome.XXXXXX")" "$@"
-}
-check='<script>window.addEventListener("load", function () { var im = document.images, bad = 0;
-for (var i = 0; i < im.length; i++) if (!im[i].complete || im[i].naturalWidth === 0) bad++;
-var p = document.createElement("p"); p.id = "hddscope-check"; p.textContent = "images " + im.length + " broken " + bad;
-document.body.appendChild(p); console.log("hddscope-check-marker"); });</script>'
-sed 's|</body>||' "$T/r.html" >"$T/w.html"
-printf '%s\n</body>\n' "$check" >>"$T/w.html"
-sed 's|</body>||' "$T/r.html" >"$T/bad.html"
-printf '<img alt="broken" src="data:image/svg+xml;base64,AAAA">\n%s\n</body>\n' "$check" >>"$T/bad.html"
-n=$(grep -o '<img ' "$T/r.html" | wc -l)
-chrome --enable-logging=stderr --v=0 --dump-dom "file://$T/w.html" >"$T/dom" 2>"$T/dom.err" || fail "chromium --dump-dom"
-grep -q "images $n broken 0" "$T/dom" || { grep -o 'images [0-9]* broken [0-9]*' "$T/dom"; fail "not every image loaded"; }
-grep -q 'CONSOLE.*hddscope-check-marker' "$T/dom.err" || fail "console messages are not seen in chromium's log"
-chrome --dump-dom "file://$T/bad.html" >"$T/dom" 2>/dev/null || fail "chromium --dump-dom"
-grep -q "images $((n + 1)) broken 1" "$T/dom" || fail "the check does not see a broken image"
-chrome --enable-logging=stderr --v=0 --window-size=1200,2400 --screenshot="$T/shot.png" "file://$T/r.html" \
-	>/dev/null 2>"$T/shot.err" || fail "chromium --screenshot"
-[ "$(head -c 8 "$T/shot.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "no screenshot"
-! grep CONSOLE "$T/shot.err" || fail "the page logged to the console"
-[ -z "${HDDSCOPE_SCREENSHOT:-}" ] || cp "$T/shot.png" "$HDDSCOPE_SCREENSHOT"
-pass "chromium renders the burn-in report: $n images loaded, nothing on the console"
+. "$(dirname "$0")/chromium_check.bash"
+chromium_check "$T/r.html" image/svg+xml "the burn-in report"
