@@ -2,9 +2,15 @@
 # Call with: load plots/common.gp after setting DATA and OUT.
 #   hdr(key)  the value of a "# key: value" header line of DATA ("" when absent)
 #   drive     the model (else the device), "(simulated)" after it for a sim: device
-# sed stops at the columns line: the header is all it needs, and a data file
-# can hold millions of rows.
-hdr(key) = system(sprintf("sed -n -e '/^# columns:/q' -e 's/^# %s: //p' '%s' | head -n 1", key, DATA))
+# The header is read once a file (one sed, which stops at the columns line: a
+# data file can hold millions of rows), not once a field: a chart asks for a
+# dozen, and each shell and sed cost as much as drawing.  HDR_ALL holds the
+# "key: value" lines of the file HDR_FOR, each after a newline.
+if (!exists("HDR_FOR")) { HDR_FOR = ""; HDR_ALL = "" }
+hdr_load(d) = (HDR_FOR eq d) ? HDR_ALL : (HDR_FOR = d, HDR_ALL = "\n" . system(sprintf("sed -n -e '/^# columns:/q' -e 's/^# //p' '%s'", d)) . "\n")
+hdr_line(s) = substr(s, 1, strstrt(s, "\n") - 1)
+hdr_pick(all, key) = (hdr_i = strstrt(all, "\n" . key . ": ")) > 0 ? hdr_line(substr(all, hdr_i + strlen(key) + 3, strlen(all))) : ""
+hdr(key) = hdr_pick(hdr_load(DATA), key)
 is_svg = (strlen(OUT) > 4 && OUT[strlen(OUT)-2:] eq "svg")
 if (is_svg) {
     set terminal svg size 1000,640 dynamic enhanced font "sans,12" background "white"

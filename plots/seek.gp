@@ -16,7 +16,8 @@ load DIR . "/common.gp"
 load DIR . "/axis.gp"
 
 samples = hdr("samples")
-op = system(sprintf("sed -n -e '/^# columns:/q' -e 's/^# params: op=\\([a-z]*\\).*/\\1/p' '%s' | head -n 1", DATA))
+# The op from the params header ("op=read ..."), read with the rest of the header.
+op = hdr("params"); op = (op[1:3] eq "op=") ? op[4:strstrt(op . " ", " ") - 1] : ""
 set title sprintf("%s: %s seek, %s samples%s", drive, op, samples, partial) noenhanced
 set ylabel "latency (ms)"
 set key outside below horizontal noenhanced
