@@ -38,6 +38,7 @@ if (count("ra", 0) + count("ra", 1) == 0) {
          src("ra", 1) using (($2 + $4) / 1024):5 with points pt 6 ps 0.7 lc rgb "#1f77b4" title ttl("ra", 1, "cache hit")
 }
 unset logscale
+set ylabel "latency (ms)"
 set title "interleaved sequential streams"
 set xlabel "streams read round-robin"
 set xrange [0:*]
