@@ -455,13 +455,15 @@ static void fit_drive(struct drive *d, const char *tmp)
 	for (size_t t = 0; t < HD_PF_COUNT; t++) {
 		if (!d->in.df[t] || strcmp(hd_profile_files[t].name, "seekcurve") == 0)
 			continue;
-		snprintf(from, sizeof(from), "%s/%s.tsv", d->dir, hd_profile_files[t].name);
-		if (from[0] != '/' && getcwd(to, sizeof(to))) {
-			/* A link is resolved from its own directory: make the target absolute. */
-			size_t len = strlen(to);
-			snprintf(to + len, sizeof(to) - len, "/%s", from);
-			snprintf(from, sizeof(from), "%s", to);
-		}
+		int w = snprintf(from, sizeof(from), "%s/%s.tsv", d->dir, hd_profile_files[t].name);
+		char cwd[2048];
+
+		/* A link is resolved from its own directory: make the target absolute. */
+		if (w > 0 && from[0] != '/' && getcwd(cwd, sizeof(cwd)))
+			w = snprintf(from, sizeof(from), "%s/%s/%s.tsv", cwd, d->dir, hd_profile_files[t].name);
+		/* A path too long for the buffers is no file to fit from. */
+		if (w < 0 || (size_t)w >= sizeof(from))
+			continue;
 		snprintf(to, sizeof(to), "%s/%s.tsv", work, hd_profile_files[t].name);
 		linked += symlink(from, to) == 0;
 	}
