@@ -346,6 +346,52 @@ static void shrink_directions(struct fit *f, const double *delta, const double *
 	qsort(f->rows, f->nrows, sizeof(*f->rows), cmp_row);
 }
 
+/*
+ * A longer seek never takes less time: each direction's rows (sorted by
+ * signed distance) are made nondecreasing in |d| by pooling adjacent
+ * violators, weighted by their samples (least squares under that order).
+ * Where the curve is flat, as over the short seeks that settling
+ * dominates, neighbouring bins' noise averages out; where it rises faster
+ * than the noise, the rows stay as they were.  Nor is a positioning time
+ * negative: a row the noise (or the overhead's error) put below zero is
+ * zero, which is the least-squares fit under both bounds.
+ */
+static void monotone_rows(struct srow *rows, size_t n)
+{
+	struct blk {
+		double sum, w;
+		size_t len;
+	} *b = malloc((n ? n : 1) * sizeof(*b));
+	size_t neg = 0;
+
+	if (!b)
+		return;
+	while (neg < n && rows[neg].d < 0)
+		neg++;
+	for (int h = 0; h < 2; h++) {
+		size_t lo = h ? neg : 0, hi = h ? n : neg, nb = 0, k;
+
+		for (size_t i = 0; i < hi - lo; i++) {
+			/* In order of |d|: the negative rows from the end. */
+			const struct srow *r = &rows[h ? lo + i : hi - 1 - i];
+			double w = r->n ? (double)r->n : 1;
+
+			b[nb++] = (struct blk){ r->ms * w, w, 1 };
+			while (nb > 1 && b[nb - 2].sum / b[nb - 2].w > b[nb - 1].sum / b[nb - 1].w) {
+				b[nb - 2].sum += b[nb - 1].sum;
+				b[nb - 2].w += b[nb - 1].w;
+				b[nb - 2].len += b[nb - 1].len;
+				nb--;
+			}
+		}
+		k = 0;
+		for (size_t j = 0; j < nb; j++)
+			for (size_t m = 0; m < b[j].len; m++, k++)
+				rows[h ? lo + k : hi - 1 - k].ms = fmax(0, b[j].sum / b[j].w);
+	}
+	free(b);
+}
+
 /* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
 int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t errlen)
 {
@@ -402,6 +448,7 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 		goto out;
 	}
 	shrink_directions(f, delta, sig2, direction_rows(f, all, b, nb, tmp, delta, sig2));
+	monotone_rows(f->rows, f->nrows);
 	f->have_rw = hd_fit_rw(f->pool, f->npool, &f->rw) == 0;
 	rc = 0;
 out:

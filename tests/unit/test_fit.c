@@ -336,7 +336,7 @@ static const char *disksim_model(const char *name)
  * (READ_AHEAD_HIDES_OVERHEAD): the bins within max(0.3 ms, 5%) and within
  * max(0.2 ms, 3%) each must reach (the figures of today; the rest of
  * check_preset as for a preset).  Not yet within max(0.2 ms, 3%) on 95% of
- * the bins (issue 14): 41, 52, 48 and 47 of 54, 60, 54 and 54.  The fit's
+ * the bins (issue 14): 43, 53, 48 and 48 of 54, 60, 54 and 54.  The fit's
  * overhead is the bottom of a band of response reads a revolution wide,
  * found to about a revolution over their number: 11 ms over some 200 reads
  * that do not cross a track leaves it 0.05 to 0.15 ms off on these 5400 rpm
