@@ -5,16 +5,19 @@
 if (ARGC < 2) { print "usage: gnuplot -c cache.gp DATA.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
-DIR = system(sprintf("dirname '%s'", ARG0))
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+DIR = dirof(ARG0, "") . "."
 load DIR . "/common.gp"
 
-# The rows of one phase, split by class: "cache" or anything else.
-rows(p, hit) = sprintf("< awk -F'\t' '!/^#/ && $1 == \"%s\" && (($7 == \"cache\") == %d)' '%s'", p, hit, DATA)
-# Rows of a phase and class; a class without rows would leave gnuplot with no
-# data: a point below the axes stands in, and a phase without rows at all gets
-# an empty panel that says so.
-count(p, hit) = system(sprintf("awk -F'\t' '!/^#/ && $1 == \"%s\" && (($7 == \"cache\") == %d) { n++ } END { print n + 0 }' '%s'", p, hit, DATA)) + 0
-src(p, hit) = count(p, hit) == 0 ? "< printf '%s\t1e-9\t0\t0\t1e-9\n' x" : rows(p, hit)
+# The rows of one phase and class ("cache" or anything else), chosen in the
+# plot itself; the four counts come from one pass over the file.  A class
+# without rows would leave gnuplot with no data: a point below the axes stands
+# in, and a phase without rows at all gets an empty panel that says so.
+COUNTS = system(sprintf("awk -F'\t' '!/^#/ { n[$1 \"\" ($7 == \"cache\")]++ } END { print n[\"ra0\"] + 0, n[\"ra1\"] + 0, n[\"seg0\"] + 0, n[\"seg1\"] + 0 }' '%s'", DATA))
+count(p, hit) = int(word(COUNTS, (p eq "ra" ? 1 : 3) + hit))
+is(p, hit) = strcol(1) eq p && ((strcol(7) eq "cache") == hit)
+src(p, hit) = count(p, hit) == 0 ? sprintf("< printf '%s\\t1e-9\\t0\\t0\\t1e-9\\t\\t%s\\n'", p, hit ? "cache" : "none") : DATA
 # The key names a class only where the panel has some of it.
 ttl(p, hit, t) = count(p, hit) == 0 ? "" : t
 
@@ -34,8 +37,8 @@ if (count("ra", 0) + count("ra", 1) == 0) {
     plot NaN notitle
     unset label 1
 } else {
-    plot src("ra", 0) using (($2 + $4) / 1024):5 with points pt 7 ps 0.5 lc rgb "#d62728" title ttl("ra", 0, "media"), \
-         src("ra", 1) using (($2 + $4) / 1024):5 with points pt 6 ps 0.7 lc rgb "#1f77b4" title ttl("ra", 1, "cache hit")
+    plot src("ra", 0) using (is("ra", 0) ? ($2 + $4) / 1024 : NaN):5 with points pt 7 ps 0.5 lc rgb "#d62728" title ttl("ra", 0, "media"), \
+         src("ra", 1) using (is("ra", 1) ? ($2 + $4) / 1024 : NaN):5 with points pt 6 ps 0.7 lc rgb "#1f77b4" title ttl("ra", 1, "cache hit")
 }
 unset logscale
 set ylabel "latency (ms)"
@@ -49,7 +52,7 @@ if (count("seg", 0) + count("seg", 1) == 0) {
     set yrange [0:10]
     plot NaN notitle
 } else {
-    plot src("seg", 0) using 2:5 with points pt 7 ps 0.5 lc rgb "#d62728" title ttl("seg", 0, "media"), \
-         src("seg", 1) using 2:5 with points pt 6 ps 0.7 lc rgb "#1f77b4" title ttl("seg", 1, "cache hit")
+    plot src("seg", 0) using (is("seg", 0) ? $2 : NaN):5 with points pt 7 ps 0.5 lc rgb "#d62728" title ttl("seg", 0, "media"), \
+         src("seg", 1) using (is("seg", 1) ? $2 : NaN):5 with points pt 6 ps 0.7 lc rgb "#1f77b4" title ttl("seg", 1, "cache hit")
 }
 unset multiplot

@@ -37,4 +37,7 @@ set key outside right top
 #   ncol(col, v) the rows whose column col is v (the key lists only what a chart has)
 ncol(col, v) = int(real(system(sprintf("awk -F'\t' '!/^#/ && $%d == \"%s\" { n++ } END { print n + 0 }' '%s'", col, v, DATA))))
 colrange(col, useabs) = system(sprintf("awk -F'\t' '!/^#/ && $%d != \"\" { v = $%d + 0; if (%d && v < 0) v = -v; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v } END { if (n) print lo, hi }' '%s'", col, col, useabs, DATA))
+# For each word of the space-separated list (fields joined by ":"), whether
+# a row holds those fields in a row: one 0 or 1 a word, from one pass.
+holds(list) = system(sprintf("awk -v l='%s' 'BEGIN { n = split(l, p, \" \"); for (i = 1; i <= n; i++) gsub(\":\", \"\\t\", p[i]) } !/^#/ { for (i = 1; i <= n; i++) if (!f[i] && index(\"\\t\" $0 \"\\t\", \"\\t\" p[i] \"\\t\")) f[i] = 1 } END { for (i = 1; i <= n; i++) printf \"%%d \", f[i] + 0 }' '%s'", list, DATA))
 pad(ax, col, scale, log) = sprintf("pad_r = colrange(%d, %d); if (words(pad_r) == 2 && word(pad_r, 1) eq word(pad_r, 2)) { pad_v = real(word(pad_r, 1)) * %.17g; set %srange [%s] }", col, log, scale, ax, log ? "pad_v / 2 : pad_v * 2" : "pad_v - (pad_v == 0 ? 1 : abs(pad_v) / 10) : pad_v + (pad_v == 0 ? 1 : abs(pad_v) / 10)")

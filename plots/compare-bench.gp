@@ -1,6 +1,8 @@
 # Two drives' bench figures (compare-common.gp): MB/s of each test as bars; the
 # overlay puts each test's two bars next to each other.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+call dirof(ARG0, "") . "./compare-common.gp" ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "bench: throughput (MB/s, 10^6 bytes/s)"
 set ylabel "throughput (MB/s)"
 # One column at a time: stats of two columns fits a line, and a bench of two

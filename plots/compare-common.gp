@@ -13,7 +13,9 @@ FB = ARG2
 OUT = ARG3
 MODE = ARG4
 BINS = ARG5
-DIR = system(sprintf("dirname '%s'", ARG0))
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+DIR = dirof(ARG0, "") . "."
 # common.gp names the drive of DATA: once for B, then for A, which stays DATA.
 DATA = FB
 load DIR . "/common.gp"

@@ -1,6 +1,8 @@
 # Two drives' write-interval delay (compare-common.gp): latency of the second write
 # against the measured idle interval before it.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+call dirof(ARG0, "") . "./compare-common.gp" ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "write latency after an idle interval"
 set xlabel "idle interval between the two writes, measured (ms)"
 set ylabel "latency of the second write (ms)"

@@ -1,6 +1,8 @@
 # Two drives' media read time by transfer size (compare-common.gp): every read and
 # the per-size median; the overlay draws both drives' medians.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+call dirof(ARG0, "") . "./compare-common.gp" ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "media read time by transfer size"
 set xlabel "transfer size (KiB; log scale)"
 set ylabel "latency (ms; log scale)"

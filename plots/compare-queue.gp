@@ -1,6 +1,8 @@
 # Two drives' queued random reads (compare-common.gp): IOPS against the number of
 # concurrent clients N, and the p99 latency on the right axis.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+call dirof(ARG0, "") . "./compare-common.gp" ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "queued random reads: IOPS (solid) and p99 latency (dashed) by clients"
 set xlabel "concurrent clients (N)"
 set ylabel "IOPS"

@@ -3,7 +3,9 @@
 # media samples (plots/pctl.awk).  Side by side: every sample of each drive;
 # overlay: the median and p99 lines of every drive.  Reads and writes differ in
 # mark and dash as well as colour.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+call dirof(ARG0, "") . "./compare-common.gp" ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "response time by seek distance, median and p99 of the media samples"
 set ylabel "response time (ms)"
 eval both_ranges("1:(strcol(5) ne \"error\" ? $3 : 1/0)")

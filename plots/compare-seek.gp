@@ -4,7 +4,9 @@
 # drive's media samples with their typical latency per distance bin (from the
 # BINS file of compare).  The key lists only the classes
 # a file has.
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+call dirof(ARG0, "") . "./compare-common.gp" ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 op = system(sprintf("sed -n 's/^# params: op=\\([a-z]*\\).*/\\1/p' '%s' | head -n 1", FA))
 WHAT = sprintf("%s seek: latency against signed distance", op)
 set ylabel "latency (ms)"

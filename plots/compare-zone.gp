@@ -1,5 +1,7 @@
 # Two drives' sequential read rate by position (compare-common.gp).
-call sprintf("%s/compare-common.gp", system(sprintf("dirname '%s'", ARG0))) ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+call dirof(ARG0, "") . "./compare-common.gp" ARG1 ARG2 ARG3 ARG4 ARG5 ARG6
 WHAT = "sequential read rate by position"
 set xlabel "position (GB, 10^9 bytes)"
 set ylabel "throughput (MB/s, 10^6 bytes/s)"

@@ -4,7 +4,9 @@
 if (ARGC < 2) { print "usage: gnuplot -c media.gp DATA.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
-DIR = system(sprintf("dirname '%s'", ARG0))
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+DIR = dirof(ARG0, "") . "."
 load DIR . "/common.gp"
 
 set title sprintf("%s: media read time by transfer size, %s samples%s", drive, hdr("samples"), partial) noenhanced

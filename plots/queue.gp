@@ -5,7 +5,9 @@
 if (ARGC < 2) { print "usage: gnuplot -c queue.gp DATA.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
-load sprintf("%s/common.gp", system(sprintf("dirname '%s'", ARG0)))
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+load dirof(ARG0, "") . "./common.gp"
 
 set datafile separator "\t"
 set datafile commentschars "#"

@@ -8,7 +8,9 @@
 if (ARGC < 2) { print "usage: gnuplot -c response.gp DATA.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
-DIR = system(sprintf("dirname '%s'", ARG0))
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+DIR = dirof(ARG0, "") . "."
 load DIR . "/common.gp"
 load DIR . "/axis.gp"
 
@@ -26,12 +28,12 @@ dens = exists("DENS")
 if (dens) { set yrange [0 : YHI * 1.04] } else { set yrange [0:*] }
 if (!exists("GRIDCACHE")) { GRIDCACHE = 0 }
 # Which ops and classes the rows hold (the header's counts are the run's: a
-# file cut down by hand may hold fewer); grep stops at the first.
-has(pat) = int(real(system(sprintf("grep -c -m 1 -e '%s' '%s' || true", pat, DATA)))) > 0
-n_unknown = has("\tunknown\t"); n_error = has("\terror\t")
-rcache = has("\tread\tcache\t"); wcache = has("\twrite\tcache\t")
-has_read = has("\tread\tmedia\t")
-has_write = has("\twrite\tmedia\t")
+# file cut down by hand may hold fewer).
+HOLDS = holds("unknown error read:cache write:cache read:media write:media")
+n_unknown = int(word(HOLDS, 1)); n_error = int(word(HOLDS, 2))
+rcache = int(word(HOLDS, 3)); wcache = int(word(HOLDS, 4))
+has_read = int(word(HOLDS, 5))
+has_write = int(word(HOLDS, 6))
 
 if (exists("PCTL")) {
     pct(op) = sprintf("< awk -F'\t' '/^$/ || $9 == \"%s\"' '%s'", op, PCTL)

@@ -11,7 +11,9 @@
 if (ARGC < 2) { print "usage: gnuplot -c seek.gp DATA.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
-DIR = system(sprintf("dirname '%s'", ARG0))
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+DIR = dirof(ARG0, "") . "."
 load DIR . "/common.gp"
 load DIR . "/axis.gp"
 
@@ -28,9 +30,9 @@ XLO = real(XLO); XHI = real(XHI)
 if (exists("YHI")) { YHI = real(YHI) }
 eval dist_axis(XLO, XHI, 880, "signed distance from reference")
 # Which classes the rows hold (the header's counts are the run's: a file cut
-# down by hand may hold fewer); grep stops at the first.
-has(pat) = int(real(system(sprintf("grep -c -m 1 -e '%s' '%s' || true", pat, DATA)))) > 0
-n_media = has("\tmedia\t"); n_cache = has("\tcache\t"); n_unknown = has("\tunknown\t"); n_error = has("\terror\t")
+# down by hand may hold fewer).
+HOLDS = holds("media cache unknown error")
+n_media = int(word(HOLDS, 1)); n_cache = int(word(HOLDS, 2)); n_unknown = int(word(HOLDS, 3)); n_error = int(word(HOLDS, 4))
 dens = exists("DENS")
 if (dens) { set yrange [0 : YHI * 1.04] } else { set yrange [0:*] }
 if (!exists("GRIDCACHE")) { GRIDCACHE = 0 }

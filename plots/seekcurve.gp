@@ -6,7 +6,9 @@
 if (ARGC < 2) { print "usage: gnuplot -c seekcurve.gp seekcurve.tsv OUT.png"; exit status 1 }
 DATA = ARG1
 OUT = ARG2
-DIR = system(sprintf("dirname '%s'", ARG0))
+# This script's folder, found without a shell: "." where ARG0 names none.
+dirof(s, a) = strstrt(s, "/") ? dirof(s[strstrt(s, "/") + 1:], a . s[1:strstrt(s, "/")]) : a
+DIR = dirof(ARG0, "") . "."
 load DIR . "/common.gp"
 
 # "a=.. b=.. knee_bytes=.. c=.. e=.. rms_ms=.." from the rw_model header, when there is one.
