@@ -16,11 +16,12 @@ stop_dev() { [ -z "$DEV" ] || "$HDDSCOPE" emulate --stop "$DEV" 2>/dev/null; DEV
 trap 'stop_dev; cleanup' EXIT
 
 # Not yet (issue 16, item 4, and issue 14's seek fit): the bins within
-# max(0.3 ms, 5%) of the model on a quick profile.  Measured on this path:
-# atlas3 33 of 61 (the fit's overhead comes out 1.20 ms where the sim: path
-# gives 0.81, so the curve lies 0.3-0.4 ms low: the emulated path labels the
-# 1.2 ms hits of the response probe as hits, which sim: calls media);
-# st2000dm001 27 of 61 (on sim: 5 of 61: its look-ahead hides the overhead).
+# max(0.3 ms, 5%) of the model on a quick profile.  Measured on this path,
+# with the curve held nondecreasing: atlas3 33 of 60 (the fit's overhead
+# comes out 1.20 ms where the sim: path gives 0.81, so the curve lies 0.3-0.4
+# ms low: the emulated path labels the 1.2 ms hits of the response probe as
+# hits, which sim: calls media); st2000dm001 49 of 61.  Each bin of a quick
+# profile holds about 8 seek samples, too few for 90% (issue 14).
 # Beside the suite under AddressSanitizer and two busy loops, atlas3 came out at
 # 22 of 62.  The floors hold what a busy machine gives, so that the path cannot
 # get much worse unnoticed.
