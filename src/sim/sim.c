@@ -98,6 +98,7 @@ struct hd_sim {
 
 	/* constants from the model; [0] after a read or for a read, [1] after a write or for a write */
 	double rev_ns, iface_ns_per_byte, iface_w_ns_per_byte, seek_sd_ns;
+	double *seek_ns;	/* a read's seek time by distance, [0, cylinders), or NULL */
 	int64_t head_switch_ns, settle_ns, req_ovh_ns;
 	int64_t rmiss_ns[2], rhit_ns[2], wmiss_ns[2], whit_ns[2], compl_ns[2], resel_ns[1], prep_ns;
 	int64_t rdisc_ns[2], wdisc_ns, resel2_ns, xdisc_ns[5], min_wseek_ns;
@@ -361,6 +362,9 @@ static void locate(const struct hd_sim *s, uint64_t lba, struct hd_sim_loc *l)
 
 /* ---- mechanics ---- */
 
+/* The most cylinders whose read seek times the engine tables (8 MiB of them). */
+#define SEEK_TAB_MAX (1u << 20)
+
 /* Round to whole nanoseconds; cheaper than llround() on this hot path. */
 static int64_t rnd(double x)
 {
@@ -380,7 +384,10 @@ static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, enum 
 		uint64_t d = cyl > s->cyl ? cyl - s->cyl : s->cyl - cyl;
 
 		/* A write's own seek curve where the model has one. */
-		ns = (settle != SETTLE_NONE ? hd_sim_write_seek_ms(s->m, d) : hd_sim_seek_ms(s->m, d)) * 1e6;
+		if (settle == SETTLE_NONE && s->seek_ns)
+			ns = s->seek_ns[d];
+		else
+			ns = (settle != SETTLE_NONE ? hd_sim_write_seek_ms(s->m, d) : hd_sim_seek_ms(s->m, d)) * 1e6;
 		if (jitter && s->seek_sd_ns > 0) {
 			ns += s->seek_sd_ns * hd_rng_gauss(rng);
 			if (ns < 0)
@@ -2329,6 +2336,10 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 		goto nomem;
 	if (grow_queues(s))
 		goto nomem;
+	/* A read's seek times looked up, not computed from the curve on every seek (the same doubles). */
+	if (m->cylinders <= SEEK_TAB_MAX && (s->seek_ns = malloc(m->cylinders * sizeof(*s->seek_ns))))
+		for (uint32_t d = 0; d < m->cylinders; d++)
+			s->seek_ns[d] = hd_sim_seek_ms(m, d) * 1e6;
 	*out = s;
 	return 0;
 nomem:
@@ -2340,6 +2351,7 @@ void hd_sim_free(struct hd_sim *s)
 {
 	if (!s)
 		return;
+	free(s->seek_ns);
 	free(s->segs);
 	free(s->sent);
 	free(s->dirty);

@@ -206,6 +206,8 @@ static uint64_t map_per_cyl(const struct hd_sim_model *m, const struct hd_sim_zo
 	if (xv < L)
 		*run = min64(*run, L - xv);
 	/* Slipped past the cylinder's LBAs: on into the next cylinder, as DiskSim has it. */
+	if (xv < L)
+		return first + xv;	/* the usual case, without two divisions */
 	return (cyl + xv / L) * C + xv % L;
 }
 
@@ -310,13 +312,15 @@ static uint64_t listed_run(const struct hd_sim_model *m, const struct hd_sim_zon
 static void zone_place(const struct hd_sim_model *m, const struct hd_sim_zone *z, uint64_t rel,
 		       struct hd_sim_loc *l)
 {
-	uint64_t run, slot = zone_slot(m, z, rel, 1, &run), S = z->spt, C = S * m->surfaces, crel;
+	uint64_t run, slot = zone_slot(m, z, rel, 1, &run), S = z->spt, C = S * m->surfaces, crel, tr;
 
+	/* Two divisions, not three: the slot within the cylinder, then within the track. */
 	crel = slot / C;
+	tr = (slot - crel * C) / S;
 	l->z = z;
 	l->cyl = z->first_cyl + (uint32_t)crel;
-	l->surf = (uint32_t)(slot % C / S);
-	l->sec = (uint32_t)(slot % S);
+	l->surf = (uint32_t)tr;
+	l->sec = (uint32_t)(slot - crel * C - tr * S);
 	/* A defect further on the track is remapped: the run stops before it. */
 	if (run > 1 && m->sparing != HD_SPARE_TRACK)
 		run = min64(run, defect_after(z, slot) - slot);
