@@ -98,7 +98,7 @@ struct hd_sim {
 
 	/* constants from the model; [0] after a read or for a read, [1] after a write or for a write */
 	double rev_ns, iface_ns_per_byte, iface_w_ns_per_byte, seek_sd_ns;
-	double *seek_ns;	/* a read's seek time by distance, [0, cylinders), or NULL */
+	double *seek_ns;	/* a read's seek time by distance, [0, cylinders), 0 until first needed; or NULL */
 	int64_t head_switch_ns, settle_ns, req_ovh_ns;
 	int64_t rmiss_ns[2], rhit_ns[2], wmiss_ns[2], whit_ns[2], compl_ns[2], resel_ns[1], prep_ns;
 	int64_t rdisc_ns[2], wdisc_ns, resel2_ns, xdisc_ns[5], min_wseek_ns;
@@ -384,9 +384,11 @@ static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, enum 
 		uint64_t d = cyl > s->cyl ? cyl - s->cyl : s->cyl - cyl;
 
 		/* A write's own seek curve where the model has one. */
-		if (settle == SETTLE_NONE && s->seek_ns)
-			ns = s->seek_ns[d];
-		else
+		if (settle == SETTLE_NONE && s->seek_ns) {
+			/* Filled as distances come up: a big drive's table is not computed whole for a short run. */
+			if ((ns = s->seek_ns[d]) == 0)
+				ns = s->seek_ns[d] = hd_sim_seek_ms(s->m, d) * 1e6;
+		} else
 			ns = (settle != SETTLE_NONE ? hd_sim_write_seek_ms(s->m, d) : hd_sim_seek_ms(s->m, d)) * 1e6;
 		if (jitter && s->seek_sd_ns > 0) {
 			ns += s->seek_sd_ns * hd_rng_gauss(rng);
@@ -2337,9 +2339,8 @@ int hd_sim_new(struct hd_sim **out, const struct hd_sim_model *m, uint64_t seed)
 	if (grow_queues(s))
 		goto nomem;
 	/* A read's seek times looked up, not computed from the curve on every seek (the same doubles). */
-	if (m->cylinders <= SEEK_TAB_MAX && (s->seek_ns = malloc(m->cylinders * sizeof(*s->seek_ns))))
-		for (uint32_t d = 0; d < m->cylinders; d++)
-			s->seek_ns[d] = hd_sim_seek_ms(m, d) * 1e6;
+	if (m->cylinders <= SEEK_TAB_MAX)
+		s->seek_ns = calloc(m->cylinders, sizeof(*s->seek_ns));
 	*out = s;
 	return 0;
 nomem:
