@@ -23,6 +23,11 @@
 
 #include "fit_local.h"
 
+/* The seek curve's estimator, in words: summary.json and seekcurve.tsv say the same. */
+#define SEEK_ESTIMATOR                                                                            \
+	"trimmed midrange per distance bin minus half a revolution and the overhead, made nondecreasing " \
+	"with distance in each direction (weighted by samples)"
+
 /*
  * x as a JSON number reads it back (hd_json_num's forms): null for what is
  * not finite, whole numbers in full, others to ten significant digits.
@@ -65,8 +70,7 @@ static int result_of(const struct fit *f, const struct inputs *in, struct hd_fit
 	r->avg_seek_ms = stored(f->avg);
 	r->full_stroke_ms = stored(f->full);
 	r->capacity_bytes = stored(f->cap);
-	r->seek_estimator = "trimmed midrange per distance bin minus half a revolution and the overhead, "
-			    "made nondecreasing with distance in each direction (weighted by samples)";
+	r->seek_estimator = SEEK_ESTIMATOR;
 	r->have_model = f->have_rw;
 	r->model = (struct hd_fit_rw){ stored(f->rw.a), stored(f->rw.b), stored(f->rw.knee),
 				       stored(f->rw.c), stored(f->rw.e), stored(f->rw.rms) };
@@ -135,8 +139,7 @@ static int write_seekcurve(const char *dir, const struct fit *f, const struct in
 		    in->resp ? "response (read)" : "", in->qreq ? ", queue (one client)" : "");
 	if (in->seek && in->resp)
 		hd_dfw_meta(w, "response_from_bytes", "%.0f", f->resp_from);
-	hd_dfw_meta(w, "estimator", "trimmed midrange of each bin minus half a revolution and the overhead, "
-		    "made nondecreasing with distance in each direction (weighted by samples)");
+	hd_dfw_meta(w, "estimator", "%s", SEEK_ESTIMATOR);
 	hd_dfw_meta(w, "revolution_ms", "%.6f", f->rev);
 	hd_dfw_meta(w, "overhead_ms", "%.6f", f->C);
 	if (f->have_rw)

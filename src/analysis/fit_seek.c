@@ -354,9 +354,10 @@ static void shrink_directions(struct fit *f, const double *delta, const double *
  * dominates, neighbouring bins' noise averages out; where it rises faster
  * than the noise, the rows stay as they were.  Nor is a positioning time
  * negative: a row the noise (or the overhead's error) put below zero is
- * zero, which is the least-squares fit under both bounds.
+ * zero, which is the least-squares fit under both bounds.  -1 when out of
+ * memory.
  */
-static void monotone_rows(struct srow *rows, size_t n)
+static int monotone_rows(struct srow *rows, size_t n)
 {
 	struct blk {
 		double sum, w;
@@ -365,7 +366,7 @@ static void monotone_rows(struct srow *rows, size_t n)
 	size_t neg = 0;
 
 	if (!b)
-		return;
+		return -1;
 	while (neg < n && rows[neg].d < 0)
 		neg++;
 	for (int h = 0; h < 2; h++) {
@@ -390,6 +391,7 @@ static void monotone_rows(struct srow *rows, size_t n)
 				rows[h ? lo + k : hi - 1 - k].ms = fmax(0, b[j].sum / b[j].w);
 	}
 	free(b);
+	return 0;
 }
 
 /* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
@@ -448,7 +450,10 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 		goto out;
 	}
 	shrink_directions(f, delta, sig2, direction_rows(f, all, b, nb, tmp, delta, sig2));
-	monotone_rows(f->rows, f->nrows);
+	if (monotone_rows(f->rows, f->nrows)) {
+		fit_fail(err, errlen, "out of memory");
+		goto out;
+	}
 	f->have_rw = hd_fit_rw(f->pool, f->npool, &f->rw) == 0;
 	rc = 0;
 out:

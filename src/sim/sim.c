@@ -384,12 +384,13 @@ static double move_ns(const struct hd_sim *s, uint32_t cyl, uint32_t surf, enum 
 		uint64_t d = cyl > s->cyl ? cyl - s->cyl : s->cyl - cyl;
 
 		/* A write's own seek curve where the model has one. */
-		if (settle == SETTLE_NONE && s->seek_ns) {
-			/* Filled as distances come up: a big drive's table is not computed whole for a short run. */
-			if ((ns = s->seek_ns[d]) == 0)
-				ns = s->seek_ns[d] = hd_sim_seek_ms(s->m, d) * 1e6;
-		} else
-			ns = (settle != SETTLE_NONE ? hd_sim_write_seek_ms(s->m, d) : hd_sim_seek_ms(s->m, d)) * 1e6;
+		if (settle != SETTLE_NONE)
+			ns = hd_sim_write_seek_ms(s->m, d) * 1e6;
+		else if (!s->seek_ns)
+			ns = hd_sim_seek_ms(s->m, d) * 1e6;
+		/* Filled as distances come up: a big drive's table is not computed whole for a short run. */
+		else if ((ns = s->seek_ns[d]) == 0)
+			ns = s->seek_ns[d] = hd_sim_seek_ms(s->m, d) * 1e6;
 		if (jitter && s->seek_sd_ns > 0) {
 			ns += s->seek_sd_ns * hd_rng_gauss(rng);
 			if (ns < 0)

@@ -203,11 +203,11 @@ static uint64_t map_per_cyl(const struct hd_sim_model *m, const struct hd_sim_zo
 	*run = L - x;
 	if (k < z->nslips)
 		*run = min64(*run, z->slips[k] - (first + xv));
-	if (xv < L)
+	if (xv < L) {
 		*run = min64(*run, L - xv);
+		return first + xv;
+	}
 	/* Slipped past the cylinder's LBAs: on into the next cylinder, as DiskSim has it. */
-	if (xv < L)
-		return first + xv;	/* the usual case, without two divisions */
 	return (cyl + xv / L) * C + xv % L;
 }
 
