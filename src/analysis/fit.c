@@ -245,6 +245,7 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 		f->C_method = "none (no response data or calibration): seek times include it";
 	}
 	fit_track_bytes(f, in);
+	fit_overhead_join(f, in);
 	if (fit_seek_curve(f, in, err, errlen))
 		return -1;
 	fit_datasheet(f);

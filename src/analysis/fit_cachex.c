@@ -382,6 +382,37 @@ static void rovh_fig(const struct hd_df *df, const struct cxcols *c, double bloc
 		 "a sector's media time");
 }
 
+/*
+ * Reads at once past a read that joined the read-ahead under way: their
+ * data was in the buffer when the command was done, so two or more of
+ * them, at different distances, take the same least time (within 0.2% of
+ * a revolution, as band_bottom), the command overhead and the block's
+ * interface transfer, where a read that went to the media with no wait
+ * comes out once, at the one distance that just caught its sector.
+ * *join_ms that time, *bus_ms the block's interface transfer (the hits'
+ * slope; NAN unknown).  -1 where no reads joined.
+ */
+int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *bus_ms)
+{
+	struct cxcols c;
+	double m = INFINITY, a, b, block;
+	size_t k = 0;
+
+	if (!df || cx_cols(df, &c))
+		return -1;
+	for (size_t i = 0; i < df->nrows; i++)
+		if (is_phase(&c, i, "mtbrc") && !is_hit(&c, i) && c.lat->num[i] < m)
+			m = c.lat->num[i];
+	for (size_t i = 0; isfinite(m) && i < df->nrows; i++)
+		k += is_phase(&c, i, "mtbrc") && !is_hit(&c, i) && c.lat->num[i] <= m + 0.002 * rev;
+	if (k < 2)
+		return -1;
+	block = fit_param_num(df, "block", 4096);
+	*join_ms = m;
+	*bus_ms = hit_line(df, &c, &a, &b) == 0 && b > 0 ? b * block : NAN;
+	return 0;
+}
+
 /* The write rows of a phase in order: x and latency. */
 static size_t writes_of(const struct hd_df *df, const struct cxcols *c, const char *p, double *x, double *y)
 {

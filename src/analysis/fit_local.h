@@ -108,6 +108,9 @@ void fit_datasheet(struct fit *f);
 /* fit_layout.c: track size, skews, surfaces, switch times, write settle and zones from layout.tsv. */
 void fit_layout(struct fit *f, const struct inputs *in);
 
+/* fit_cachex.c: reads at once past a read that joined the read-ahead (their time, the block's transfer). */
+int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *bus_ms);
+
 /* fit_caches.c: the overhead, caches, track sizes, zones and queue gain. */
 /*
  * ra: the drive reads ahead (1), does not (0), unknown (-1), fit_read_ahead's
@@ -118,6 +121,7 @@ int fit_overhead_from_response(const struct hd_df *resp, double block, double re
 void fit_read_ahead(struct fit *f, const struct inputs *in);
 void fit_write_cache(struct fit *f, const struct inputs *in);
 void fit_track_bytes(struct fit *f, const struct inputs *in);
+void fit_overhead_join(struct fit *f, const struct inputs *in);
 /* The zone levels into r (zones, outer, inner; NAN without a zone file); 0 or -ENOMEM. */
 int fit_zone_steps(const struct hd_df *zone, struct hd_fit_result *r);
 /* What the data files' headers say of a cache (key): "on", "off" or NULL. */

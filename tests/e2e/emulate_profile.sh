@@ -16,15 +16,17 @@ stop_dev() { [ -z "$DEV" ] || "$HDDSCOPE" emulate --stop "$DEV" 2>/dev/null; DEV
 trap 'stop_dev; cleanup' EXIT
 
 # Not yet (issue 16, item 4, and issue 14's seek fit): the bins within
-# max(0.3 ms, 5%) of the model on a quick profile.  Measured on this path,
-# with the curve held nondecreasing: atlas3 33 of 60 (the fit's overhead
-# comes out 1.20 ms where the sim: path gives 0.81, so the curve lies 0.3-0.4
-# ms low: the emulated path labels the 1.2 ms hits of the response probe as
-# hits, which sim: calls media); st2000dm001 49 of 61.  Each bin of a quick
-# profile holds about 8 seek samples, too few for 90% (issue 14).
-# Beside the suite under AddressSanitizer and two busy loops, atlas3 came out at
-# 22 of 62.  The floors hold what a busy machine gives, so that the path cannot
-# get much worse unnoticed.
+# max(0.3 ms, 5%) of the model on a quick profile.  Measured on this path on a
+# quiet machine, with 1000 seek samples in the quick profile (about 14 a bin in
+# each direction): atlas3 66 of 82 (54 of the 60 from 1 MB to 1 GB), st2000dm001
+# 68 of 75; with 500, 29 of 61 and 49 of 61.  What is left is mostly the
+# overhead taken off the curve: atlas3's came out 1.10 ms where its reads'
+# floor is 0.88 (the quick profile's overhead reads are few, and on a drive
+# with read-ahead most of them wait for a head switch or join the read-ahead).
+# On a busy machine the overhead moves with the load: beside three busy loops
+# atlas3 gave 65 of 82 twice, beside the suite 36 of 82 (overhead 1.26 ms) and
+# once 6 of 80.  The floors hold what the earlier quick profile held beside the
+# suite, so that the path cannot get much worse unnoticed.
 for spec in atlas3:25 st2000dm001:20; do
 	model=${spec%%:*}
 	floor=${spec#*:}
@@ -47,8 +49,8 @@ for spec in atlas3:25 st2000dm001:20; do
 	# Every seek sample is a media read, unless the host kept its completion
 	# waiting (then unknown: host_late counts them); on a busy machine a few
 	# calibration hits wait for the CPU and lift the threshold (427 of 500 beside
-	# the suite).
-	[ $((media + late)) -ge 400 ] || fail "$model: only $media of the seek samples labelled media and $late late ($classes$(grep '^# cache_threshold' "$d/seek-read.tsv"))"
+	# the suite, when the quick profile took 500).
+	[ $((media + late)) -ge 800 ] || fail "$model: only $media of the seek samples labelled media and $late late ($classes$(grep '^# cache_threshold' "$d/seek-read.tsv"))"
 
 	# rpm near the model's.  Not yet: issue 16 asks 0.2%.  The quick profile's 81
 	# read-interval samples give 0.03-0.1% on a quiet machine, but on a busy one
@@ -68,6 +70,6 @@ for spec in atlas3:25 st2000dm001:20; do
 	read -r ok n <<<"$(awk '{ e = $2 - $3; e = e < 0 ? -e : e; t = 0.05 * $3; if (t < 0.3) t = 0.3; n++; ok += e <= t }
 		END { print ok + 0, n + 0 }' "$T/curve")"
 	[ "$n" -ge 40 ] || fail "$model: only $n bins in the fitted seek curve"
-	[ $((100 * ok)) -ge $((floor * n)) ] || fail "$model: $ok of $n bins within max(0.3 ms, 5%), below $floor%"
+	[ $((100 * ok)) -ge $((floor * n)) ] || fail "$model: $ok of $n bins within max(0.3 ms, 5%), below $floor% (fit: $(grep -E "^(rpm|overhead) " "$T/fit" | tr -s " " | tr "\n" ";"))"
 	pass "$model through $(sed -n 's/^# device: //p' "$d/seek-read.tsv"): $cal; rpm $rpm ($want); seek curve $ok of $n bins within max(0.3 ms, 5%)"
 done
