@@ -42,6 +42,14 @@ for spec in atlas3:25 st2000dm001:20; do
 	echo "$cal" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
 		END { exit !(v["hit_p50_ms"] > 0 && v["hit_p50_ms"] * 3 < v["media_p50_ms"]) }' ||
 		fail "$model: calibration does not separate hits from media reads: $cal"
+	# The cache probe's hit window lies below half a media read: three slow
+	# re-reads among its hits once took it to 24 ms through this path, and every
+	# read of the probe was called a hit.
+	win=$(sed -n 's/^# hit_window_ms: //p' "$d/cache.tsv")
+	cmed=$(sed -n 's/^# calibration: .*media_p50_ms=\([0-9.]*\).*/\1/p' "$d/cache.tsv")
+	[ -n "$win" ] && [ -n "$cmed" ] || fail "$model: no hit window or calibration in cache.tsv"
+	awk -v w="$win" -v m="$cmed" 'BEGIN { split(w, v, " "); exit !(v[2] > 0 && v[2] < m / 2) }' ||
+		fail "$model: the cache probe's hit window $win ms reaches half a media read ($cmed ms)"
 	classes=$(awk -F'\t' '!/^#/ { n[$5]++ } END { for (c in n) printf "%s %d, ", c, n[c] }' "$d/seek-read.tsv")
 	media=$(awk -F'\t' '!/^#/ && $5 == "media"' "$d/seek-read.tsv" | grep -c '')
 	late=$(sed -n 's/^# host_late: [0-9]* samples taken again, \([0-9]*\) labelled unknown: .*/\1/p' "$d/seek-read.tsv")
