@@ -235,7 +235,11 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	}
 	/* Read-ahead first: without it, a read that did not wait is labelled a hit yet is the overhead's witness. */
 	fit_read_ahead(f, in);
-	if (in->resp && fit_overhead_from_response(in->resp, f->block, f->rev, f->ra, f->ref, f->cap, &f->C) == 0) {
+	fit_track_bytes(f, in);
+	if (fit_overhead_join(f, in) == 0) {
+		/* The reads that joined the read-ahead told it. */
+	} else if (in->resp &&
+		 fit_overhead_from_response(in->resp, f->block, f->rev, f->ra, f->ref, f->cap, &f->C) == 0) {
 		f->C_method = "least response read time beyond two blocks (no positioning, no wait)";
 	} else if (isfinite(f->hit_ms)) {
 		f->C = f->hit_ms;
@@ -244,8 +248,6 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 		f->C = 0;
 		f->C_method = "none (no response data or calibration): seek times include it";
 	}
-	fit_track_bytes(f, in);
-	fit_overhead_join(f, in);
 	if (fit_seek_curve(f, in, err, errlen))
 		return -1;
 	fit_datasheet(f);

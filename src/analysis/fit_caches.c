@@ -279,15 +279,16 @@ void fit_track_bytes(struct fit *f, const struct inputs *in)
  * On the four presets that show the join (dtla307030, st2000dm001,
  * st320420a, travelstar5k320) this comes within 0.05 ms of the seek
  * reads' floor, seeds 1 to 3, full and quick profiles, where the response
- * reads' band was 0.06 to 0.3 ms off.  f->C as it was elsewhere.  Needs
- * f->trk_outer and f->trk_inner (fit_track_bytes).
+ * reads' band was 0.06 to 0.3 ms off.  Sets f->C and f->C_method and
+ * returns 0; -1, nothing set, where no read joined.  Needs f->trk_outer
+ * and f->trk_inner (fit_track_bytes).
  */
-void fit_overhead_join(struct fit *f, const struct inputs *in)
+int fit_overhead_join(struct fit *f, const struct inputs *in)
 {
 	double join, bus, trk, u = f->cap > 0 ? (f->ref / f->cap - 0.05) / 0.9 : 0.5, media;
 
 	if (fit_cache_join(in->cache, f->rev, &join, &bus))
-		return;
+		return -1;
 	u = u < 0 ? 0 : u > 1 ? 1 : u;
 	trk = isfinite(f->trk_outer) && isfinite(f->trk_inner) ? f->trk_outer + (f->trk_inner - f->trk_outer) * u
 	      : isfinite(f->trk_outer)			       ? f->trk_outer
@@ -300,6 +301,7 @@ void fit_overhead_join(struct fit *f, const struct inputs *in)
 					"block's media time (track size at the reference) less its interface transfer"
 				      : "least time of reads at once past a read that joined the read-ahead (the "
 					"block's media time unknown: left out)";
+	return 0;
 }
 
 double hd_fit_track_bytes(double d, double lat, double rev, double block)

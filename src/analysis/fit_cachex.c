@@ -363,14 +363,22 @@ static void segbytes_fig(const struct hd_df *df, const struct cxcols *c, double 
  * transfer of the block (the hits' slope); what remains includes the
  * completion overhead and up to a sector's media time.
  */
-static void rovh_fig(const struct hd_df *df, const struct cxcols *c, double block, double slope,
-		     struct hd_fit_fig *f)
+/* The least time of the reads at once past a read that were no hits (INFINITY without any). */
+static double mtbrc_least(const struct hd_df *df, const struct cxcols *c)
 {
-	double m = INFINITY, v;
+	double m = INFINITY;
 
 	for (size_t i = 0; i < df->nrows; i++)
 		if (is_phase(c, i, "mtbrc") && !is_hit(c, i) && c->lat->num[i] < m)
 			m = c->lat->num[i];
+	return m;
+}
+
+static void rovh_fig(const struct hd_df *df, const struct cxcols *c, double block, double slope,
+		     struct hd_fit_fig *f)
+{
+	double m = mtbrc_least(df, c), v;
+
 	if (!isfinite(m) || !isfinite(slope) || slope <= 0)
 		return;
 	v = m - block * slope;
@@ -395,14 +403,12 @@ static void rovh_fig(const struct hd_df *df, const struct cxcols *c, double bloc
 int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *bus_ms)
 {
 	struct cxcols c;
-	double m = INFINITY, a, b, block;
+	double m, a, b, block;
 	size_t k = 0;
 
 	if (!df || cx_cols(df, &c))
 		return -1;
-	for (size_t i = 0; i < df->nrows; i++)
-		if (is_phase(&c, i, "mtbrc") && !is_hit(&c, i) && c.lat->num[i] < m)
-			m = c.lat->num[i];
+	m = mtbrc_least(df, &c);
 	for (size_t i = 0; isfinite(m) && i < df->nrows; i++)
 		k += is_phase(&c, i, "mtbrc") && !is_hit(&c, i) && c.lat->num[i] <= m + 0.002 * rev;
 	if (k < 2)

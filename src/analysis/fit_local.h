@@ -121,7 +121,7 @@ int fit_overhead_from_response(const struct hd_df *resp, double block, double re
 void fit_read_ahead(struct fit *f, const struct inputs *in);
 void fit_write_cache(struct fit *f, const struct inputs *in);
 void fit_track_bytes(struct fit *f, const struct inputs *in);
-void fit_overhead_join(struct fit *f, const struct inputs *in);
+int fit_overhead_join(struct fit *f, const struct inputs *in);
 /* The zone levels into r (zones, outer, inner; NAN without a zone file); 0 or -ENOMEM. */
 int fit_zone_steps(const struct hd_df *zone, struct hd_fit_result *r);
 /* What the data files' headers say of a cache (key): "on", "off" or NULL. */

@@ -72,6 +72,9 @@ struct step {
  */
 #define QUICK_SEEK_SAMPLES 1000
 
+/* The quick profile's queue probe: seconds at each of its three depths. */
+#define QUICK_QUEUE_S 1.5
+
 /*
  * The zone probe's positions: 100 (30 quick), fewer where reading 9 MiB
  * at each would take the profile past its budget (a drive behind a slow
@@ -143,7 +146,7 @@ static void fill_queue(void *vo, int quick, double rate)
 	if (quick) {
 		memcpy(o->procs, procs, sizeof(procs));
 		o->nprocs = sizeof(procs) / sizeof(procs[0]);
-		o->time_ns = 1500000000LL;
+		o->time_ns = (int64_t)(QUICK_QUEUE_S * 1e9);
 		o->have_time = 1;
 	}
 }
@@ -272,7 +275,7 @@ static double est_media(int q, int w, double acc, double rate)
 static double est_queue(int q, int w, double acc, double rate)
 {
 	(void)w, (void)acc, (void)rate;
-	return q ? 3 * 1.5 : 6 * 10.0;
+	return q ? 3 * QUICK_QUEUE_S : 6 * 10.0;
 }
 
 static double est_interval(int q, int w, double acc, double rate)
