@@ -236,11 +236,17 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	/* Read-ahead first: without it, a read that did not wait is labelled a hit yet is the overhead's witness. */
 	fit_read_ahead(f, in);
 	fit_track_bytes(f, in);
+	/* The layout's zones before the overhead: a block's media time changes with them. */
+	fit_layout(f, in);
+	f->C_media = 0;
 	if (fit_overhead_join(f, in) == 0) {
 		/* The reads that joined the read-ahead told it. */
-	} else if (in->resp &&
-		 fit_overhead_from_response(in->resp, f->block, f->rev, f->ra, f->ref, f->cap, &f->C) == 0) {
-		f->C_method = "least response read time beyond two blocks (no positioning, no wait)";
+	} else if (in->resp && fit_overhead_from_response(f, in) == 0) {
+		f->C_method = f->C_media > 0 ? "least response read time beyond two blocks (no positioning, no wait), "
+					       "at the seek reference: each read less its fitted share of its block's "
+					       "media time beyond the reference's (the layout's zones), and each seek "
+					       "sample likewise at its target"
+					     : "least response read time beyond two blocks (no positioning, no wait)";
 	} else if (isfinite(f->hit_ms)) {
 		f->C = f->hit_ms;
 		f->C_method = "calibration cache-hit time (no response data)";
@@ -260,7 +266,6 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 		f->wc = f->fig[HD_FIG_WRITE_CACHE_BYTES].value > 0;
 		f->wc_method = "the cache probe's write-cache figure (0: writes through)";
 	}
-	fit_layout(f, in);
 	return 0;
 }
 

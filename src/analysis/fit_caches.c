@@ -22,18 +22,102 @@
  * the band's samples above it, and that much is taken off: the mean of
  * the lowest OVH_LOW gaps, since only the lowest reads lie in the band
  * alone (a read whose target lies on the next track waits for the head
- * switch as well, a band shifted up by it).
+ * switch as well, a band shifted up by it).  Where the times were moved
+ * along a line under them (media_share), the two it touches are alike by
+ * construction, not reads on the fly: fly 0.
  */
 #define OVH_LOW 6
-static double band_bottom(double *x, size_t n, double rev)
+static double band_bottom(double *x, size_t n, double rev, int fly)
 {
 	size_t m = n - 1 < OVH_LOW ? n - 1 : OVH_LOW;
 
 	hd_sort_doubles(x, n);
-	if (n < 2 || x[1] - x[0] <= 0.002 * rev)
+	if (n < 2 || (fly && x[1] - x[0] <= 0.002 * rev))
 		return x[0];
 	/* No time is less than none: a wide spacing can take the estimate below 0. */
 	return fmax(x[0] - (x[m] - x[0]) / (double)m, 0);
+}
+
+/*
+ * Bytes a track holds at byte offset x: the track the layout probe found
+ * in that zone, else the track sizes at the ends (fit_track_bytes, each
+ * measured about 5% in) taken as linear in the offset (as fit_model.c's
+ * tracks); NAN where neither was measured.
+ */
+double fit_track_at(const struct fit *f, double x)
+{
+	const struct hd_fit_layout *L = &f->layout;
+	double bo = f->trk_outer, bi = f->trk_inner, u = f->cap > 0 ? (x / f->cap - 0.05) / 0.9 : 0.5;
+
+	if (!isfinite(x))
+		return NAN;
+	if (L->nzones >= 1) {
+		size_t i = 0;
+
+		while (i + 1 < L->nzones && x >= L->zones[i + 1].offset_bytes)
+			i++;
+		return L->zones[i].track_bytes;
+	}
+	if (isfinite(bo) && isfinite(bi))
+		return bo + (bi - bo) * (u < 0 ? 0 : u > 1 ? 1 : u);
+	return isfinite(bo) ? bo : bi;
+}
+
+/* The block's media time at byte offset at: its share of the track there; NAN unknown. */
+double fit_media_ms(const struct fit *f, double at)
+{
+	double trk = fit_track_at(f, at);
+
+	return trk > 0 ? f->block * f->rev / trk : NAN;
+}
+
+double fit_overhead_at(const struct fit *f, double at)
+{
+	double g = f->C_media > 0 ? fit_media_ms(f, at) - fit_media_ms(f, f->ref) : 0;
+
+	return f->C + (isfinite(g) ? f->C_media * g : 0);
+}
+
+/*
+ * The share of the block's media time in the overhead: a read's time ends
+ * when its last sector is read (a drive faster on the interface than on
+ * the media: share 1), when the bus has carried the block (slower: 0), or
+ * where the drive waits for part of the block before it sends (DiskSim's
+ * read water mark: that part).  The reads' bottoms then lie on a line in
+ * the media time g (relative to the reference's): the share is the slope,
+ * between 0 and 1, of the highest line under all of them at their mean g
+ * (the lower envelope, a linear programme solved on a grid of 0.01).  The
+ * line rests on the two or three lowest reads, so a slope is taken only
+ * where it lifts the envelope by more than two of the band's spacings at
+ * its bottom (OVH_LOW gaps) above the flat one: on atlas3 the media time
+ * changes by 0.1 ms across the device, and one read decided a slope of 1.25.
+ */
+static double media_share(const double *lat, const double *g, size_t n, double *tmp)
+{
+	double gm = 0, best = -INFINITY, flat = NAN, share = 0, gap;
+	size_t m = n - 1 < OVH_LOW ? n - 1 : OVH_LOW;
+
+	for (size_t i = 0; i < n; i++)
+		gm += g[i] / (double)n;
+	for (int k = 0; k <= 100; k++) {
+		double a = k / 100.0, e = INFINITY;
+
+		for (size_t i = 0; i < n; i++)
+			e = fmin(e, lat[i] - a * (g[i] - gm));
+		if (k == 0)
+			flat = e;
+		if (e > best + 1e-9) {
+			best = e;
+			share = a;
+		}
+	}
+	if (n < 2 || share == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = lat[i] - share * g[i];
+	hd_sort_doubles(tmp, n);
+	gap = (tmp[m] - tmp[0]) / (double)m;
+	return best - flat > 2 * gap ? share : 0;
 }
 
 /*
@@ -43,6 +127,35 @@ static double band_bottom(double *x, size_t n, double rev)
  * to 0.6 ms off, where one band of all the reads is within about 0.2 ms.
  */
 #define OVH_HALF 150
+
+/*
+ * The bottom of the band of k reads x (at offsets pos, reordered) at
+ * offset at: the bottoms of the reads in each half of the device, at the
+ * mean offset of each, interpolated to it where each half has OVH_HALF
+ * reads or more; otherwise all the reads are one band.
+ */
+static double halves_bottom(double *x, const double *pos, size_t k, double rev, double at, double cap, double *tmp)
+{
+	size_t nh[2] = { 0, 0 };
+	double mean[2] = { 0, 0 }, c[2];
+
+	for (size_t i = 0; i < k; i++)
+		nh[pos[i] >= cap / 2]++;
+	if (nh[0] < OVH_HALF || nh[1] < OVH_HALF || !(cap > 0))
+		return band_bottom(x, k, rev, 1);
+	for (int h = 0; h < 2; h++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < k; i++)
+			if ((pos[i] >= cap / 2) == h) {
+				tmp[m++] = x[i];
+				mean[h] += pos[i];
+			}
+		c[h] = band_bottom(tmp, m, rev, 1);
+		mean[h] /= (double)m;
+	}
+	return c[0] + (c[1] - c[0]) * (at - mean[0]) / (mean[1] - mean[0]);
+}
 
 /*
  * The controller overhead with one block's transfer: the least time of any
@@ -56,65 +169,64 @@ static double band_bottom(double *x, size_t n, double rev)
  * reference (media reads that did not wait; ahead of it, the drive read
  * while the host waited, and a hit is a hit), or ahead of it too on a
  * drive without read-ahead (ra 0), where a read that did not wait is as
- * fast as a hit and is labelled so.  The figure is the bottom of their
- * band (band_bottom).  The block's media time is part of it, and it
- * changes from zone to zone: the bottoms of the reads in each half of the
- * device, at the mean offset of each, are interpolated to the seek
- * reference at, where the seek samples the figure is taken off lie, where
- * each half has OVH_HALF reads or more; otherwise all the reads are one
- * band.
+ * fast as a hit and is labelled so.  The block's media time is part of
+ * the figure, and it changes from zone to zone, by up to 0.5 ms across
+ * hp_c2247a (96 to 56 sectors a track at 5400 rpm, a read water mark of
+ * three quarters): where its share shows (media_share), each read's time
+ * has that share of the media time's change from the seek reference taken
+ * off, and the figure is the bottom of their band (band_bottom); else the
+ * halves of the device are interpolated (halves_bottom).
  */
-static int overhead_delayed(const struct hd_df *resp, double block, double rev, int ra, double at, double cap,
-			    double *C)
+static int overhead_delayed(struct fit *f, const struct hd_df *resp)
 {
-	size_t n, nh, k[2] = { 0, 0 };
+	size_t n, nh, k = 0;
 	struct samp *v = fit_samples(resp, "read", "media", &n), *h = fit_samples(resp, "read", "cache", &nh);
-	double *x[2] = { malloc((n + nh + 1) * sizeof(double)), malloc((n + nh + 1) * sizeof(double)) };
-	double pos[2] = { 0, 0 }, c[2];
-	int rc = -1;
+	double *x = malloc((n + nh + 1) * sizeof(double)), *g = malloc((n + nh + 1) * sizeof(double));
+	double *t = malloc((n + nh + 1) * sizeof(double)), *pos = malloc((n + nh + 1) * sizeof(double));
+	double g0 = fit_media_ms(f, f->ref);
+	int rc = -1, known = isfinite(g0);
 
-	for (size_t i = 0; x[0] && x[1] && i < n + nh; i++) {
+	for (size_t i = 0; x && g && t && pos && i < n + nh; i++) {
 		const struct samp *q = i < n ? &v[i] : &h[i - n];
-		int ok = i < n ? fabs(q->d) > 2 * block : q->d < -2 * block || (ra == 0 && q->d > 2 * block);
-		int half = q->start >= cap / 2;
+		int ok = i < n ? fabs(q->d) > 2 * f->block : q->d < -2 * f->block || (f->ra == 0 && q->d > 2 * f->block);
 
-		if (!ok || fabs(q->d) > 16 * block)
+		if (!ok || fabs(q->d) > 16 * f->block)
 			continue;
-		pos[half] += isfinite(q->start) ? q->start : cap / 2;
-		x[half][k[half]++] = q->lat;
+		g[k] = fit_media_ms(f, q->at) - g0;
+		known = known && isfinite(g[k]);
+		pos[k] = isfinite(q->start) ? q->start : f->cap / 2;
+		x[k++] = q->lat;
 	}
-	if (x[0] && x[1] && k[0] + k[1] >= 8) {
-		if (k[0] < OVH_HALF || k[1] < OVH_HALF || !(cap > 0)) {
-			/* One band: the reads of both halves together. */
-			size_t a = k[0] < k[1];
-
-			memcpy(x[a] + k[a], x[!a], k[!a] * sizeof(double));
-			*C = band_bottom(x[a], k[0] + k[1], rev);
+	if (x && g && t && pos && k >= 8) {
+		f->C_media = known ? media_share(x, g, k, t) : 0;
+		if (f->C_media > 0) {
+			for (size_t i = 0; i < k; i++)
+				x[i] -= f->C_media * g[i];
+			f->C = band_bottom(x, k, f->rev, 0);
 		} else {
-			for (int i = 0; i < 2; i++) {
-				c[i] = band_bottom(x[i], k[i], rev);
-				pos[i] /= (double)k[i];
-			}
-			*C = c[0] + (c[1] - c[0]) * (at - pos[0]) / (pos[1] - pos[0]);
+			f->C = halves_bottom(x, pos, k, f->rev, f->ref, f->cap, t);
 		}
 		rc = 0;
 	}
 	free(v);
 	free(h);
-	free(x[0]);
-	free(x[1]);
+	free(x);
+	free(g);
+	free(t);
+	free(pos);
 	return rc;
 }
 
-int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, int ra, double at, double cap,
-			       double *C)
+int fit_overhead_from_response(struct fit *f, const struct inputs *in)
 {
-	const struct hd_df_col *dl = hd_df_col(resp, "delay_ms");
+	const struct hd_df *resp = in->resp;
+	const struct hd_df_col *dl = resp ? hd_df_col(resp, "delay_ms") : NULL;
 	size_t n;
 	struct samp *v;
-	double m = INFINITY;
+	double m = INFINITY, block = f->block;
 
-	if (dl && dl->type == HD_COL_NUM && overhead_delayed(resp, block, rev, ra, at, cap, C) == 0)
+	f->C_media = 0;
+	if (dl && dl->type == HD_COL_NUM && overhead_delayed(f, resp) == 0)
 		return 0;
 	v = fit_samples(resp, "read", "media cache", &n);
 	if (v) {
@@ -127,7 +239,7 @@ int fit_overhead_from_response(const struct hd_df *resp, double block, double re
 	free(v);
 	if (!isfinite(m))
 		return -1;
-	*C = m;
+	f->C = m;
 	return 0;
 }
 
@@ -285,15 +397,11 @@ void fit_track_bytes(struct fit *f, const struct inputs *in)
  */
 int fit_overhead_join(struct fit *f, const struct inputs *in)
 {
-	double join, bus, trk, u = f->cap > 0 ? (f->ref / f->cap - 0.05) / 0.9 : 0.5, media;
+	double join, bus, media;
 
 	if (fit_cache_join(in->cache, f->rev, &join, &bus))
 		return -1;
-	u = u < 0 ? 0 : u > 1 ? 1 : u;
-	trk = isfinite(f->trk_outer) && isfinite(f->trk_inner) ? f->trk_outer + (f->trk_inner - f->trk_outer) * u
-	      : isfinite(f->trk_outer)			       ? f->trk_outer
-							       : f->trk_inner;
-	media = trk > 0 ? f->block * f->rev / trk : NAN;
+	media = fit_media_ms(f, f->ref);
 	if (!isfinite(bus))
 		bus = 0;
 	f->C = join + (isfinite(media) && media > bus ? media - bus : 0);

@@ -145,7 +145,7 @@ void fit_free_inputs(struct inputs *in)
  */
 struct samp *fit_samples(const struct hd_df *df, const char *op, const char *classes, size_t *n)
 {
-	const struct hd_df_col *d, *l, *o, *c, *s;
+	const struct hd_df_col *d, *l, *o, *c, *s, *t;
 	struct samp *v;
 
 	*n = 0;
@@ -156,6 +156,11 @@ struct samp *fit_samples(const struct hd_df *df, const char *op, const char *cla
 	o = hd_df_col(df, "op");
 	c = hd_df_col(df, "class");
 	s = hd_df_col(df, "start_bytes");
+	t = hd_df_col(df, "offset_bytes");
+	if (s && s->type != HD_COL_NUM)
+		s = NULL;
+	if (t && t->type != HD_COL_NUM)
+		t = NULL;
 	if (!d || !l || d->type != HD_COL_NUM || l->type != HD_COL_NUM || !df->nrows)
 		return NULL;
 	v = malloc(df->nrows * sizeof(*v));
@@ -166,7 +171,8 @@ struct samp *fit_samples(const struct hd_df *df, const char *op, const char *cla
 			continue;
 		if (c && c->type == HD_COL_STR && !strstr(classes, hd_df_str(c, i)))
 			continue;
-		v[*n] = (struct samp){ d->num[i], l->num[i], s && s->type == HD_COL_NUM ? s->num[i] : NAN, 0 };
+		v[*n] = (struct samp){ d->num[i], l->num[i], s ? s->num[i] : NAN, 0,
+				       t ? t->num[i] : s ? s->num[i] + d->num[i] : NAN };
 		(*n)++;
 	}
 	return v;

@@ -20,10 +20,15 @@ struct inputs {
 	const struct hd_df *seek, *resp, *interval, *interval_read, *zone, *queue, *qreq, *cache, *layout;
 };
 
-/* A sample: signed distance and latency (ms); start is the response's start_bytes. */
+/*
+ * A sample: signed distance and latency (ms); start is the response's
+ * start_bytes; at is where the timed access went (byte offset, NAN where
+ * the file does not tell).
+ */
 struct samp {
 	double d, lat, start;
 	int key;		/* the seek bin it falls in */
+	double at;
 };
 
 /* A run of samples at one distance: its median latency and size. */
@@ -44,7 +49,8 @@ struct fit {
 	double rev, rev_unc;
 	const char *rev_method;
 	size_t rev_points;
-	double C;
+	double C;		/* at the seek reference */
+	double C_media;		/* the share of the block's media time in it (fit_overhead_at) */
 	const char *C_method;
 	struct srow *rows;	/* the signed seek curve, as seekcurve.tsv lists it */
 	size_t nrows;
@@ -113,11 +119,16 @@ int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *
 
 /* fit_caches.c: the overhead, caches, track sizes, zones and queue gain. */
 /*
- * ra: the drive reads ahead (1), does not (0), unknown (-1), fit_read_ahead's
- * f->ra; at: where the seek samples lie (f->ref) on a device of cap bytes.
+ * From the response reads near their references (f->ra, f->ref, the track
+ * sizes and the layout as found before): sets f->C, f->C_media; 0, or -1.
  */
-int fit_overhead_from_response(const struct hd_df *resp, double block, double rev, int ra, double at, double cap,
-			       double *C);
+int fit_overhead_from_response(struct fit *f, const struct inputs *in);
+/* Bytes a track holds at byte offset x, from the layout's zones or the track sizes at the ends; NAN unknown. */
+double fit_track_at(const struct fit *f, double x);
+/* One block's media time (ms) at byte offset at (fit_track_at); NAN unknown. */
+double fit_media_ms(const struct fit *f, double at);
+/* The overhead of an access to byte offset at: f->C plus its share of the media time's change from the reference. */
+double fit_overhead_at(const struct fit *f, double at);
 void fit_read_ahead(struct fit *f, const struct inputs *in);
 void fit_write_cache(struct fit *f, const struct inputs *in);
 void fit_track_bytes(struct fit *f, const struct inputs *in);

@@ -172,7 +172,7 @@ static struct samp *queue_samples(const struct hd_df *df, size_t *n)
 			continue;
 		}
 		if (media && !isnan(prev))
-			v[(*n)++] = (struct samp){ o->num[i] - prev, l->num[i], prev, 0 };
+			v[(*n)++] = (struct samp){ o->num[i] - prev, l->num[i], prev, 0, o->num[i] };
 		prev = media ? o->num[i] : NAN;
 	}
 	return v;
@@ -394,6 +394,17 @@ static int monotone_rows(struct srow *rows, size_t n)
 	return 0;
 }
 
+/*
+ * Each sample's latency less its target's overhead beyond the one at the
+ * reference (fit_overhead_at: the block's media time there), so that one
+ * overhead comes off every bin.
+ */
+static void at_reference(const struct fit *f, struct samp *v, size_t n)
+{
+	for (size_t i = 0; f->C_media > 0 && i < n; i++)
+		v[i].lat -= fit_overhead_at(f, v[i].at) - f->C;
+}
+
 /* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
 int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t errlen)
 {
@@ -405,6 +416,9 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 	double *tmp = NULL, *delta = NULL, *sig2 = NULL, smax = key_seek(s, ns);
 	int rc = -1;
 
+	at_reference(f, s, ns);
+	at_reference(f, r, nr);
+	at_reference(f, q, nq);
 	/* The response probe adds the distances the seek file does not reach. */
 	f->resp_from = ns ? smax * 1.2 : 0;
 	key_queue(q, &nq, f->resp_from);

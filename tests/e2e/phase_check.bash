@@ -44,7 +44,7 @@ phase_check() {
 	# shellcheck disable=SC2046
 	"$HDDSCOPE" sim seek "$model" $(sort -un "$T/dcyl") >"$T/seek" || fail "$name: sim seek"
 	ks=$(awk -v rev="$rev" -v ovh="$ovh" -v mbs="$mbs" -v sb="$sb" -v cyls="$cyls" -v outer="$outer" \
-		-v inner="$inner" -v water="$water" -v resel="$resel" -v compl="$compl" -v len=4096 '
+		-v inner="$inner" -v water="$water" -v resel="$resel" -v cmpl="$compl" -v len=4096 '
 		FILENAME == ARGV[1] { seek[$1] = $2; next }
 		FILENAME == ARGV[2] { dc[++nd] = $1; next }
 		FILENAME == ARGV[3] { if (FNR % 2 == 0) tcyl[FNR / 2] = $3; next }
@@ -68,7 +68,7 @@ phase_check() {
 				x = w * st + resel
 				for (j = 1; j <= k; j++) x = (j > w && j * st > x ? j * st : x) + sb / (mbs * 1000)
 			}
-			fixed = ovh + seek[dc[i]] + x + compl
+			fixed = ovh + seek[dc[i]] + x + cmpl
 			u[++n] = ($3 - fixed) / rev
 		}
 		END {
