@@ -26,7 +26,9 @@
 /* The seek curve's estimator, in words: summary.json and seekcurve.tsv say the same. */
 #define SEEK_ESTIMATOR                                                                            \
 	"trimmed midrange per distance bin minus half a revolution and the overhead, made nondecreasing " \
-	"with distance in each direction (weighted by samples)"
+	"with distance in each direction (weighted by samples); where the layout probe found zones, "     \
+	"distances in tracks (bytes at the reference's track size) and each row at the bytes from the "   \
+	"reference its tracks reach"
 
 /*
  * x as a JSON number reads it back (hd_json_num's forms): null for what is

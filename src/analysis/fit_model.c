@@ -166,7 +166,7 @@ static int far_line(struct fit *f)
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		double a = f->far[i].start, b = a + f->far[i].d;
+		double a = f->far[i].start, b = isfinite(f->far[i].at) ? f->far[i].at : a + f->far[i].d;
 
 		x[i] = fit_seg_tracks(f, fmin(a, b), fmax(a, b));
 		emax = fmax(emax, f->far[i].lat / x[i]);

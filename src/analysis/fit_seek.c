@@ -1,7 +1,8 @@
 /*
- * The seek curve: seek, response and queue samples binned by distance, each
- * bin's positioning time found from the edge of its band of latencies (one
- * revolution wide), each direction kept as far as it truly differs.
+ * The seek curve: seek, response and queue samples binned by distance (in
+ * tracks where the layout's zones are known), each bin's positioning time
+ * found from the edge of its band of latencies (one revolution wide), each
+ * direction kept as far as it truly differs.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -395,6 +396,79 @@ static int monotone_rows(struct srow *rows, size_t n)
 }
 
 /*
+ * Distances in tracks.  A seek's time follows the cylinders it crosses,
+ * and a byte holds more of them where the tracks are short: on hp_c2247a
+ * (96 to 56 sectors a track) 464 MB from the middle inwards cross 1.4
+ * times the cylinders of 460 MB outwards, a second's difference at the far
+ * end that the directions' shrinkage (tuned by the many symmetric bins)
+ * took away.  So each sample's distance is taken in tracks by the layout's
+ * zones, in bytes at the reference's track size (the curve's distances near
+ * the reference are as before), and each row goes back to the bytes from
+ * the reference its tracks reach in its direction.  Without the layout's
+ * zones the distances stay as they are.
+ */
+static int have_zones(const struct fit *f)
+{
+	const struct hd_fit_layout *L = &f->layout;
+
+	for (size_t i = 0; i < L->nzones; i++)
+		if (!(L->zones[i].track_bytes > 0) || (i && !(L->zones[i].offset_bytes > L->zones[i - 1].offset_bytes)))
+			return 0;
+	return L->nzones >= 2 && fit_track_at(f, f->ref) > 0;
+}
+
+/* Tracks from offset 0 to x by the layout's zones, the first from 0, the last to the end. */
+static double tracks_to(const struct hd_fit_layout *L, double x)
+{
+	double t = 0;
+
+	for (size_t i = 0; i < L->nzones; i++) {
+		double a = i ? L->zones[i].offset_bytes : 0, b = i + 1 < L->nzones ? L->zones[i + 1].offset_bytes : INFINITY;
+
+		if (x <= a)
+			break;
+		t += (fmin(x, b) - a) / L->zones[i].track_bytes;
+	}
+	return t;
+}
+
+/* The offset t tracks from offset 0 (tracks_to's inverse); t < 0 extends the first zone. */
+static double offset_of(const struct hd_fit_layout *L, double t)
+{
+	for (size_t i = 0; i < L->nzones; i++) {
+		double a = i ? L->zones[i].offset_bytes : 0, b = i + 1 < L->nzones ? L->zones[i + 1].offset_bytes : INFINITY;
+		double n = (b - a) / L->zones[i].track_bytes;
+
+		if (t <= n || i + 1 == L->nzones)
+			return a + t * L->zones[i].track_bytes;
+		t -= n;
+	}
+	return 0;
+}
+
+/* Each sample's distance in tracks, in bytes at the reference's track size. */
+static void in_tracks(const struct fit *f, struct samp *v, size_t n)
+{
+	double tr = fit_track_at(f, f->ref);
+
+	for (size_t i = 0; have_zones(f) && i < n; i++)
+		if (isfinite(v[i].at) && v[i].d != 0)
+			v[i].d = (tracks_to(&f->layout, v[i].at) - tracks_to(&f->layout, v[i].at - v[i].d)) * tr;
+}
+
+/* Each row's distance back from tracks to the bytes from the reference they reach. */
+static void rows_to_bytes(struct fit *f)
+{
+	double tr = fit_track_at(f, f->ref), t0;
+
+	if (!have_zones(f))
+		return;
+	t0 = tracks_to(&f->layout, f->ref);
+	for (size_t k = 0; k < f->nrows; k++)
+		f->rows[k].d = offset_of(&f->layout, t0 + f->rows[k].d / tr) - f->ref;
+}
+
+/*
  * Each sample's latency less its target's overhead beyond the one at the
  * reference (fit_overhead_at: the block's media time there), so that one
  * overhead comes off every bin.
@@ -413,12 +487,15 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 	struct samp *r = fit_samples(in->resp, "read", "media", &nr), *all = NULL;
 	struct samp *q = queue_samples(in->qreq, &nq);
 	struct pbin *b = NULL;
-	double *tmp = NULL, *delta = NULL, *sig2 = NULL, smax = key_seek(s, ns);
+	double *tmp = NULL, *delta = NULL, *sig2 = NULL, smax;
 	int rc = -1;
 
 	at_reference(f, s, ns);
 	at_reference(f, r, nr);
 	at_reference(f, q, nq);
+	in_tracks(f, s, ns);
+	in_tracks(f, q, nq);
+	smax = key_seek(s, ns);
 	/* The response probe adds the distances the seek file does not reach. */
 	f->resp_from = ns ? smax * 1.2 : 0;
 	key_queue(q, &nq, f->resp_from);
@@ -426,6 +503,8 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 		fit_fail(err, errlen, "out of memory");
 		goto out;
 	}
+	/* Keyed by the probe's grid of distances, then in tracks as the rest. */
+	in_tracks(f, r, nr);
 	/* From here on the response and queue samples are one set. */
 	if (nq) {
 		struct samp *rq = realloc(r, (nr + nq) * sizeof(*r));
@@ -468,6 +547,7 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 		fit_fail(err, errlen, "out of memory");
 		goto out;
 	}
+	rows_to_bytes(f);
 	f->have_rw = hd_fit_rw(f->pool, f->npool, &f->rw) == 0;
 	rc = 0;
 out:
