@@ -337,17 +337,21 @@ static const char *disksim_model(const char *name)
 /*
  * Four DiskSim models of measured drives, imported, without read-ahead
  * (READ_AHEAD_HIDES_OVERHEAD): the bins within max(0.3 ms, 5%) and within
- * max(0.2 ms, 3%) each must reach (the figures of today; the rest of
- * check_preset as for a preset).  Not yet within max(0.2 ms, 3%) on 95% of
- * the bins (issue 14): 43, 53, 48 and 48 of 54, 60, 54 and 54.  The fit's
- * overhead is the bottom of a band of response reads a revolution wide,
- * found to about a revolution over their number: 11 ms over some 200 reads
- * that do not cross a track leaves it 0.05 to 0.15 ms off on these 5400 rpm
- * drives (hp_c2247a: 3.09 for 2.92 ms), and each bin's band edge is as
- * uncertain.  On hp_c3323a and hp_c2247a, whose drives read the whole
- * block (or three quarters of it) before they send any, the overhead also
- * changes with the zone, more than the two halves of the device the fit
- * interpolates between show.
+ * max(0.2 ms, 3%) each must reach (the figures of today, seed 1, with a
+ * few points to spare; the rest of check_preset as for a preset).  Issue
+ * 14 asks 95% within max(0.2 ms, 3%) on two of them: dec_rz26 52 of 54,
+ * hp_c3323a 53 of 55 (seeds 2 and 3: 54 and 51 of 54, 55 and 54 of 55);
+ * hp_c2490a 56 of 61 (59 and 60 at seeds 2 and 3), hp_c2247a 46 of 55
+ * (55 and 52).  What took them there: distances in tracks (the layout's
+ * zones), the block's media time at each target (fit_overhead_at), each
+ * bin's slope taken out of its band (detrend_bins) and 5000 seek samples.
+ * What is left on hp_c2247a is the overhead: the bottom of a band of
+ * response reads a revolution wide, found to about a revolution over
+ * their number, of which only those on the reference's track reach it (a
+ * read 22 to 103 sectors on crosses to the next on a 56 to 96 sector
+ * track): 3.09 for 2.93 ms at seed 1.  On hp_c2490a, whose seek table
+ * jumps 0.8 ms from four cylinders to five, the bins at 3.7 MB (four and a
+ * half cylinders) average the two and miss the model's mean by 0.3 ms.
  */
 START_TEST(test_disksim_models)
 {
@@ -355,10 +359,10 @@ START_TEST(test_disksim_models)
 		const char *name;
 		int strict_pct, min_pct;
 		double full_tol;
-	} models[] = { { "hp_c2247a", 75, 96, 0.05 },
-		       { "hp_c2490a", 86, 95, 0.05 },
-		       { "dec_rz26", 88, 94, 0.05 },
-		       { "hp_c3323a", 87, 100, 0.05 } };
+	} models[] = { { "hp_c2247a", 80, 95, 0.05 },
+		       { "hp_c2490a", 90, 98, 0.05 },
+		       { "dec_rz26", 95, 98, 0.05 },
+		       { "hp_c3323a", 95, 98, 0.05 } };
 
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		check_preset(disksim_model(models[i].name), "readahead = off\nread_partial_hits = off\n",
