@@ -71,7 +71,9 @@ struct step {
  * and 60% to 100% (median 93%) are, the low ones where the overhead came
  * out wrong (1200 gained little more); since the overhead is taken from
  * the reads that join the read-ahead, 75% to 100% (median 97%, seeds 1 to
- * 3).  The zone and queue probes give up some of their time to pay for it.
+ * 3); with distances in tracks and the bins' slope taken out (for the
+ * full profile's sake), 80% to 100% (median 95%).  The zone and queue
+ * probes give up some of their time to pay for it.
  */
 #define QUICK_SEEK_SAMPLES 1000
 
