@@ -240,7 +240,6 @@ static int fit_all(struct fit *f, const struct inputs *in, char *err, size_t err
 	fit_track_bytes(f, in);
 	/* The layout's zones before the overhead: a block's media time changes with them. */
 	fit_layout(f, in);
-	f->C_media = 0;
 	if (fit_overhead_join(f, in) == 0) {
 		/* The reads that joined the read-ahead told it. */
 	} else if (in->resp && fit_overhead_from_response(f, in) == 0) {

@@ -38,44 +38,12 @@ static double band_bottom(double *x, size_t n, double rev, int fly)
 	return fmax(x[0] - (x[m] - x[0]) / (double)m, 0);
 }
 
-/*
- * Bytes a track holds at byte offset x: the track the layout probe found
- * in that zone, else the track sizes at the ends (fit_track_bytes, each
- * measured about 5% in) taken as linear in the offset (as fit_model.c's
- * tracks); NAN where neither was measured.
- */
-double fit_track_at(const struct fit *f, double x)
-{
-	const struct hd_fit_layout *L = &f->layout;
-	double bo = f->trk_outer, bi = f->trk_inner, u = f->cap > 0 ? (x / f->cap - 0.05) / 0.9 : 0.5;
-
-	if (!isfinite(x))
-		return NAN;
-	if (L->nzones >= 1) {
-		size_t i = 0;
-
-		while (i + 1 < L->nzones && x >= L->zones[i + 1].offset_bytes)
-			i++;
-		return L->zones[i].track_bytes;
-	}
-	if (isfinite(bo) && isfinite(bi))
-		return bo + (bi - bo) * (u < 0 ? 0 : u > 1 ? 1 : u);
-	return isfinite(bo) ? bo : bi;
-}
-
 /* The block's media time at byte offset at: its share of the track there; NAN unknown. */
 double fit_media_ms(const struct fit *f, double at)
 {
 	double trk = fit_track_at(f, at);
 
 	return trk > 0 ? f->block * f->rev / trk : NAN;
-}
-
-double fit_overhead_at(const struct fit *f, double at)
-{
-	double g = f->C_media > 0 ? fit_media_ms(f, at) - fit_media_ms(f, f->ref) : 0;
-
-	return f->C + (isfinite(g) ? f->C_media * g : 0);
 }
 
 /*
@@ -225,7 +193,6 @@ int fit_overhead_from_response(struct fit *f, const struct inputs *in)
 	struct samp *v;
 	double m = INFINITY, block = f->block;
 
-	f->C_media = 0;
 	if (dl && dl->type == HD_COL_NUM && overhead_delayed(f, resp) == 0)
 		return 0;
 	v = fit_samples(resp, "read", "media cache", &n);

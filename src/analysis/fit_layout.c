@@ -338,3 +338,62 @@ void fit_layout(struct fit *f, const struct inputs *in)
 		f->fig[HD_FIG_WRITE_SETTLE] = g;
 	}
 }
+
+/* Zone i of the layout's: from offset a (the first from 0) to b (the last to the end). */
+static void zone_span(const struct hd_fit_layout *L, size_t i, double *a, double *b)
+{
+	*a = i ? L->zones[i].offset_bytes : 0;
+	*b = i + 1 < L->nzones ? L->zones[i + 1].offset_bytes : INFINITY;
+}
+
+/*
+ * Bytes a track holds at byte offset x: the track the layout probe found
+ * in that zone, else the track sizes at the ends (fit_track_bytes, each
+ * measured about 5% in) taken as linear in the offset (as fit_model.c's
+ * tracks); NAN where neither was measured.
+ */
+double fit_track_at(const struct fit *f, double x)
+{
+	const struct hd_fit_layout *L = &f->layout;
+	double bo = f->trk_outer, bi = f->trk_inner, u = f->cap > 0 ? (x / f->cap - 0.05) / 0.9 : 0.5, a, b;
+
+	if (!isfinite(x))
+		return NAN;
+	for (size_t i = 0; i < L->nzones; i++) {
+		zone_span(L, i, &a, &b);
+		if (x < b)
+			return L->zones[i].track_bytes;
+	}
+	if (isfinite(bo) && isfinite(bi))
+		return bo + (bi - bo) * (u < 0 ? 0 : u > 1 ? 1 : u);
+	return isfinite(bo) ? bo : bi;
+}
+
+double fit_layout_tracks_to(const struct hd_fit_layout *L, double x)
+{
+	double t = 0, a, b;
+
+	for (size_t i = 0; i < L->nzones; i++) {
+		zone_span(L, i, &a, &b);
+		if (x <= a)
+			break;
+		t += (fmin(x, b) - a) / L->zones[i].track_bytes;
+	}
+	return t;
+}
+
+double fit_layout_offset_of(const struct hd_fit_layout *L, double t)
+{
+	double a, b;
+
+	for (size_t i = 0; i < L->nzones; i++) {
+		double n;
+
+		zone_span(L, i, &a, &b);
+		n = (b - a) / L->zones[i].track_bytes;
+		if (t <= n || i + 1 == L->nzones)
+			return a + t * L->zones[i].track_bytes;
+		t -= n;
+	}
+	return 0;
+}

@@ -50,7 +50,7 @@ struct fit {
 	const char *rev_method;
 	size_t rev_points;
 	double C;		/* at the seek reference */
-	double C_media;		/* the share of the block's media time in it (fit_overhead_at) */
+	double C_media;		/* the share in it of the block's media time, which changes with the zone */
 	const char *C_method;
 	struct srow *rows;	/* the signed seek curve, as seekcurve.tsv lists it */
 	size_t nrows;
@@ -113,6 +113,11 @@ void fit_datasheet(struct fit *f);
 
 /* fit_layout.c: track size, skews, surfaces, switch times, write settle and zones from layout.tsv. */
 void fit_layout(struct fit *f, const struct inputs *in);
+/* Bytes a track holds at byte offset x, from the layout's zones or the track sizes at the ends; NAN unknown. */
+double fit_track_at(const struct fit *f, double x);
+/* Tracks from offset 0 to x by the layout's zones, and its inverse (t < 0 extends the first zone). */
+double fit_layout_tracks_to(const struct hd_fit_layout *L, double x);
+double fit_layout_offset_of(const struct hd_fit_layout *L, double t);
 
 /* fit_cachex.c: reads at once past a read that joined the read-ahead (their time, the block's transfer). */
 int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *bus_ms);
@@ -123,12 +128,8 @@ int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *
  * sizes and the layout as found before): sets f->C, f->C_media; 0, or -1.
  */
 int fit_overhead_from_response(struct fit *f, const struct inputs *in);
-/* Bytes a track holds at byte offset x, from the layout's zones or the track sizes at the ends; NAN unknown. */
-double fit_track_at(const struct fit *f, double x);
 /* One block's media time (ms) at byte offset at (fit_track_at); NAN unknown. */
 double fit_media_ms(const struct fit *f, double at);
-/* The overhead of an access to byte offset at: f->C plus its share of the media time's change from the reference. */
-double fit_overhead_at(const struct fit *f, double at);
 void fit_read_ahead(struct fit *f, const struct inputs *in);
 void fit_write_cache(struct fit *f, const struct inputs *in);
 void fit_track_bytes(struct fit *f, const struct inputs *in);

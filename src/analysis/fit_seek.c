@@ -461,43 +461,17 @@ static int have_zones(const struct fit *f)
 	return L->nzones >= 2 && fit_track_at(f, f->ref) > 0;
 }
 
-/* Tracks from offset 0 to x by the layout's zones, the first from 0, the last to the end. */
-static double tracks_to(const struct hd_fit_layout *L, double x)
-{
-	double t = 0;
-
-	for (size_t i = 0; i < L->nzones; i++) {
-		double a = i ? L->zones[i].offset_bytes : 0, b = i + 1 < L->nzones ? L->zones[i + 1].offset_bytes : INFINITY;
-
-		if (x <= a)
-			break;
-		t += (fmin(x, b) - a) / L->zones[i].track_bytes;
-	}
-	return t;
-}
-
-/* The offset t tracks from offset 0 (tracks_to's inverse); t < 0 extends the first zone. */
-static double offset_of(const struct hd_fit_layout *L, double t)
-{
-	for (size_t i = 0; i < L->nzones; i++) {
-		double a = i ? L->zones[i].offset_bytes : 0, b = i + 1 < L->nzones ? L->zones[i + 1].offset_bytes : INFINITY;
-		double n = (b - a) / L->zones[i].track_bytes;
-
-		if (t <= n || i + 1 == L->nzones)
-			return a + t * L->zones[i].track_bytes;
-		t -= n;
-	}
-	return 0;
-}
-
 /* Each sample's distance in tracks, in bytes at the reference's track size. */
 static void in_tracks(const struct fit *f, struct samp *v, size_t n)
 {
+	const struct hd_fit_layout *L = &f->layout;
 	double tr = fit_track_at(f, f->ref);
 
-	for (size_t i = 0; have_zones(f) && i < n; i++)
+	if (!have_zones(f))
+		return;
+	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i].at) && v[i].d != 0)
-			v[i].d = (tracks_to(&f->layout, v[i].at) - tracks_to(&f->layout, v[i].at - v[i].d)) * tr;
+			v[i].d = (fit_layout_tracks_to(L, v[i].at) - fit_layout_tracks_to(L, v[i].at - v[i].d)) * tr;
 }
 
 /* Each row's distance back from tracks to the bytes from the reference they reach. */
@@ -507,20 +481,25 @@ static void rows_to_bytes(struct fit *f)
 
 	if (!have_zones(f))
 		return;
-	t0 = tracks_to(&f->layout, f->ref);
+	t0 = fit_layout_tracks_to(&f->layout, f->ref);
 	for (size_t k = 0; k < f->nrows; k++)
-		f->rows[k].d = offset_of(&f->layout, t0 + f->rows[k].d / tr) - f->ref;
+		f->rows[k].d = fit_layout_offset_of(&f->layout, t0 + f->rows[k].d / tr) - f->ref;
 }
 
 /*
  * Each sample's latency less its target's overhead beyond the one at the
- * reference (fit_overhead_at: the block's media time there), so that one
- * overhead comes off every bin.
+ * reference (the overhead's share of the block's media time there, less
+ * at the reference), so that one overhead comes off every bin.
  */
 static void at_reference(const struct fit *f, struct samp *v, size_t n)
 {
-	for (size_t i = 0; f->C_media > 0 && i < n; i++)
-		v[i].lat -= fit_overhead_at(f, v[i].at) - f->C;
+	double g0 = fit_media_ms(f, f->ref), g;
+
+	if (!(f->C_media > 0) || !isfinite(g0))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(g = fit_media_ms(f, v[i].at)))
+			v[i].lat -= f->C_media * (g - g0);
 }
 
 /* Samples into pooled bins, the band edges, the signed rows and the pooled points. */
@@ -586,6 +565,7 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 		fit_fail(err, errlen, "no seek or response samples to fit a seek curve to");
 		goto out;
 	}
+	/* delta holds the bins' slopes until direction_rows fills it. */
 	detrend_bins(all, b, nb, f->rev, tmp, delta);
 	shrink_directions(f, delta, sig2, direction_rows(f, all, b, nb, tmp, delta, sig2));
 	if (monotone_rows(f->rows, f->nrows)) {

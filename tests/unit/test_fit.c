@@ -343,7 +343,7 @@ static const char *disksim_model(const char *name)
  * hp_c3323a 53 of 55 (seeds 2 and 3: 54 and 51 of 54, 55 and 54 of 55);
  * hp_c2490a 56 of 61 (59 and 60 at seeds 2 and 3), hp_c2247a 46 of 55
  * (55 and 52).  What took them there: distances in tracks (the layout's
- * zones), the block's media time at each target (fit_overhead_at), each
+ * zones), the block's media time at each target (at_reference in fit_seek.c), each
  * bin's slope taken out of its band (detrend_bins) and 5000 seek samples.
  * What is left on hp_c2247a is the overhead: the bottom of a band of
  * response reads a revolution wide, found to about a revolution over
