@@ -107,7 +107,7 @@ struct hd_zone_opts {
 
 struct hd_cache_opts {
 	struct hd_common c;
-	uint64_t block, reps, streams, max_reach, span;
+	uint64_t block, reps, streams, max_reach, span, even, window_points;
 	int64_t idle_ns;
 	int have_idle;
 };

@@ -211,6 +211,81 @@ int fit_overhead_from_response(struct fit *f, const struct inputs *in)
 }
 
 /*
+ * The overhead from reads behind the reference within its cylinder: a
+ * read two tracks or more behind it, on another surface of the same
+ * cylinder, costs the overhead, the layout's head switch and a rotational
+ * wait; one past the cylinder's edge the one-cylinder seek instead.  No
+ * read-ahead reaches behind a read, and read-ahead that moved the head on
+ * within the cylinder leaves the cost alike.  A sample k tracks behind is
+ * on the reference's cylinder with probability 1 - k / surfaces (the
+ * reference's place in its cylinder drawn by the jitter): of the n reads,
+ * np on average are of the cheaper kind (cost L, the lesser of the two
+ * times) and the rest cost dl more, each spread evenly over a revolution
+ * above its cost.  So y above L + overhead lie np y / rev reads, and
+ * (n - np)(y - dl) / rev more past dl: the j-th least time lies where
+ * that count is j + 1, and the figure is the middle of that estimate over
+ * the four least times (one read the track size misplaced moves it
+ * little).  Seek and response reads alike; at least SW_NP expected of the
+ * cheaper kind.  Needs the layout's head switch, one-cylinder seek and
+ * surfaces and the track size at the reference.  Sets *c and *spacing
+ * (rev / np, the scale of its error); 0, or -1 where the evidence is
+ * missing.
+ */
+#define SW_NP 40
+static void switch_reads(const struct fit *f, const struct hd_df *df, double trk, double *x, size_t *k, double *np)
+{
+	double hs = f->fig[HD_FIG_HEAD_SWITCH].value, t2t = f->fig[HD_FIG_TRACK_TO_TRACK].value;
+	double S = f->fig[HD_FIG_SURFACES].value;
+	size_t n;
+	struct samp *v = fit_samples(df, "read", "media", &n);
+
+	for (size_t i = 0; v && i < n; i++) {
+		double t = -v[i].d / trk;
+
+		if (t < 2 || t >= S)
+			continue;
+		*np += hs <= t2t ? 1 - t / S : t / S;
+		x[(*k)++] = v[i].lat;
+	}
+	free(v);
+}
+
+int fit_overhead_switch(const struct fit *f, const struct inputs *in, double *c, double *spacing)
+{
+	double hs = f->fig[HD_FIG_HEAD_SWITCH].value, t2t = f->fig[HD_FIG_TRACK_TO_TRACK].value;
+	double S = f->fig[HD_FIG_SURFACES].value, trk = fit_track_at(f, f->ref), np = 0, e[4], dl = fabs(hs - t2t);
+	size_t cap = (in->seek ? in->seek->nrows : 0) + (in->resp ? in->resp->nrows : 0), k = 0;
+	double *x;
+
+	if (!(hs >= 0) || !(t2t > 0) || !(S >= 3) || !(trk > 0) || !isfinite(f->ref) || !cap)
+		return -1;
+	x = malloc(cap * sizeof(*x));
+	if (!x)
+		return -1;
+	if (in->seek)
+		switch_reads(f, in->seek, trk, x, &k, &np);
+	if (in->resp)
+		switch_reads(f, in->resp, trk, x, &k, &np);
+	if (np < SW_NP || k < 4) {
+		free(x);
+		return -1;
+	}
+	hd_sort_doubles(x, k);
+	for (int j = 0; j < 4; j++) {
+		double y = (j + 1) * f->rev / np;
+
+		if (y > dl)
+			y = ((j + 1) * f->rev + ((double)k - np) * dl) / (double)k;
+		e[j] = x[j] - y;
+	}
+	free(x);
+	hd_sort_doubles(e, 4);
+	*c = (e[1] + e[2]) / 2 - fmin(hs, t2t);
+	*spacing = f->rev / np;
+	return 0;
+}
+
+/*
  * Read-ahead: a read just past the previous one (0 < d <= one block) finds
  * its sectors already gone by and waits nearly a revolution, unless the
  * drive kept reading after the previous read.  Served in under half a

@@ -134,6 +134,12 @@ void fit_read_ahead(struct fit *f, const struct inputs *in);
 void fit_write_cache(struct fit *f, const struct inputs *in);
 void fit_track_bytes(struct fit *f, const struct inputs *in);
 int fit_overhead_join(struct fit *f, const struct inputs *in);
+/*
+ * The overhead from the reads behind the reference within its cylinder,
+ * less the layout's head switch, and the spacing of the cheapest of them
+ * (the scale of its error): 0 or -1.
+ */
+int fit_overhead_switch(const struct fit *f, const struct inputs *in, double *c, double *spacing);
 /* The zone levels into r (zones, outer, inner; NAN without a zone file); 0 or -ENOMEM. */
 int fit_zone_steps(const struct hd_df *zone, struct hd_fit_result *r);
 /* What the data files' headers say of a cache (key): "on", "off" or NULL. */

@@ -42,6 +42,9 @@
 
 #define O(member) offsetof(struct hd_cache_opts, member)
 
+/* The segment-window trials' distances a pass: at most (--window-points). */
+#define WINDOW_MAX 64
+
 static const struct hd_option cache_options[] = {
 	HD_BLOCK_OPTION("block", struct hd_cache_opts, block, "4k", "bytes per probing access"),
 	{ .name = "reps", .kind = HD_OPT_COUNT, .arg = "N", .off = O(reps), .def = "3", .lo = 1, .hi = 1000,
@@ -53,6 +56,10 @@ static const struct hd_option cache_options[] = {
 	  .help = "wait after a read for its read-ahead to finish" },
 	{ .name = "max-reach", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(max_reach), .def = "16m", .lo = 4096,
 	  .hi = 1ull << 30, .help = "largest read-ahead distance and segment size tried" },
+	{ .name = "even", .kind = HD_OPT_COUNT, .arg = "N", .off = O(even), .def = "64", .lo = 8, .hi = 10000,
+	  .help = "read-ahead trials at evenly spread distances, per --reps, where the hits fade gradually" },
+	{ .name = "window-points", .kind = HD_OPT_COUNT, .arg = "N", .off = O(window_points), .def = "32", .lo = 8,
+	  .hi = WINDOW_MAX, .help = "distances in each of the two passes of the segment-window trials" },
 	{ .name = "span", .kind = HD_OPT_SIZE, .arg = "SIZE", .off = O(span), .def = "64m", .lo = 1 << 20,
 	  .hi = 1ull << 30, .writes = 1, .help = "region the write-cache fill writes back (held in memory)" },
 	{ .kind = HD_OPT_END },
@@ -89,6 +96,8 @@ struct cx {
 	int64_t wcached_ns;	/* the first single write (a block), the cached writes' cost; 0: none */
 	uint64_t wsize_on;	/* the largest single write on the cached writes' line */
 	uint64_t planned;	/* about the accesses the run will time, for the progress line */
+	uint64_t even;		/* read-ahead trials at even distances, per rep (--even) */
+	int wpoints;		/* segment-window distances a pass (--window-points) */
 };
 
 /*
@@ -264,7 +273,7 @@ static int ra_trial(struct cx *c, const char *phase, uint64_t d, int *hit)
  * hit (two octaves past the reach).  Where the hits do not end in one step
  * (some points hit in some trials only, or a point hits after one that
  * missed: read-ahead that depends on where the read lies on its track),
- * 64 x --reps more trials at distances spread evenly, with a random
+ * --even x --reps more trials at distances spread evenly, with a random
  * jitter, up to twice the grid point after the last hit (the grid may have
  * missed the last hits of a sparse tail): their mean, unlike the
  * grid's, weighs every distance alike.  Returns 1 to stop; *any says
@@ -305,7 +314,7 @@ static int phase_ra(struct cx *c, uint64_t reps, uint64_t max, int *any)
 	if (!*any || !gradual || !after)
 		return 0;
 	hd_dfw_meta(c->s.w, "readahead_even_range_bytes", "%" PRIu64, after);
-	for (uint64_t i = 0, n = 64 * reps; i < n; i++) {
+	for (uint64_t i = 0, n = c->even * reps; i < n; i++) {
 		double u = ((double)i + hd_rng_uniform(&c->s.run.rng)) / (double)n;
 		uint64_t d = (uint64_t)(u * (double)after) / c->al * c->al;
 
@@ -363,7 +372,6 @@ static int phase_seg(struct cx *c, uint64_t kmax, int readahead)
  * once, L from two blocks up at 4 points an octave.  Ends after 4 sizes in
  * a row where the first block missed in every trial.
  */
-#define WINDOW_POINTS 32
 
 /* One window trial: a read of L bytes at a fresh place, then at once a block x past its start; 1 to stop. */
 static int window_trial(struct cx *c, void *big, uint64_t L, uint64_t x, const char *phase, int *hit)
@@ -395,7 +403,7 @@ static void *cx_buf(struct cx *c, uint64_t len, const char *what)
  * bytes (twice the first size whose first block did not stay cached, and
  * at least 256 KiB, so that it crosses a track and its read-ahead is not
  * cut short by the track's end), then at once one block at a distance x
- * from the read's start, a fresh place each: WINDOW_POINTS distances
+ * from the read's start, a fresh place each: --window-points distances
  * spread evenly over [0, 2L), then as many over the hits' span and a step
  * either side (window-fine), whose hits count the segment's bytes on
  * average over places.  The hits span the segment, wherever read-ahead
@@ -405,21 +413,21 @@ static void *cx_buf(struct cx *c, uint64_t len, const char *what)
 static int phase_window(struct cx *c, uint64_t L, uint64_t max)
 {
 	uint64_t step;
-	int hit[WINDOW_POINTS], first = -1, last = -1, h;
+	int hit[WINDOW_MAX], first = -1, last = -1, h, n = c->wpoints;
 	void *big;
 
 	L = 2 * L > (256u << 10) ? 2 * L : 256u << 10;
 	if (L > max)
 		L = max;
 	L = L / c->sector * c->sector;
-	step = 2 * L / WINDOW_POINTS / c->sector * c->sector;
+	step = 2 * L / (uint64_t)n / c->sector * c->sector;
 	if (!step || 3 * L > c->d->size / 2)
 		return 0;
 	big = cx_buf(c, L, "read");
 	if (!big)
 		return 1;
 	hd_dfw_meta(c->s.w, "span_window", "read_bytes=%" PRIu64 " step_bytes=%" PRIu64, L, step);
-	for (int i = 0; i < WINDOW_POINTS; i++) {
+	for (int i = 0; i < n; i++) {
 		if (window_trial(c, big, L, (uint64_t)i * step, "window", &hit[i]))
 			goto stop;
 		if (hit[i] && first < 0)
@@ -429,15 +437,15 @@ static int phase_window(struct cx *c, uint64_t L, uint64_t max)
 	}
 	if (first < 0)
 		goto done;
-	/* The hits' span and a step either side, again at WINDOW_POINTS distances: their count is the size. */
+	/* The hits' span and a step either side, again at n distances: their count is the size. */
 	{
 		uint64_t lo = first ? (uint64_t)(first - 1) * step : 0, hi = (uint64_t)(last + 2) * step;
-		uint64_t fine = (hi - lo) / WINDOW_POINTS / c->sector * c->sector;
+		uint64_t fine = (hi - lo) / (uint64_t)n / c->sector * c->sector;
 
 		if (!fine)
 			fine = c->sector;
 		hd_dfw_meta(c->s.w, "span_window_fine", "from_bytes=%" PRIu64 " step_bytes=%" PRIu64, lo, fine);
-		for (int i = 0; i < WINDOW_POINTS; i++) {
+		for (int i = 0; i < n; i++) {
 			uint64_t x = lo + (uint64_t)i * fine;
 
 			if (x + c->block > 2 * L)
@@ -695,6 +703,8 @@ static int cache_run(void *vo)
 		o.span = c.d->size / 4 / c.sector * c.sector;
 	o.span = o.span / o.block * o.block;
 	c.rev_ns = c.s.id.rpm_nominal > 1 ? (int64_t)(60e9 / c.s.id.rpm_nominal) : HD_PHASE_REV_UNKNOWN_NS;
+	c.even = o.even;
+	c.wpoints = (int)o.window_points;
 	c.idle_ns = o.have_idle ? o.idle_ns : (5 * c.rev_ns > 20000000 ? 5 * c.rev_ns : 20000000);
 	c.buf = hd_buf_alloc(c.d, 4 * o.block);
 	c.buf2 = hd_buf_alloc(c.d, 4 * o.block);
@@ -707,8 +717,8 @@ static int cache_run(void *vo)
 	}
 	hd_dfw_meta(c.s.w, "params",
 		    "block=%" PRIu64 " reps=%" PRIu64 " streams=%" PRIu64 " idle_ms=%.3f max_reach=%" PRIu64
-		    " span=%" PRIu64 " ops=%s seed=%" PRIu64,
-		    o.block, o.reps, o.streams, (double)c.idle_ns / 1e6, o.max_reach, o.span,
+		    " span=%" PRIu64 " even=%" PRIu64 " window_points=%" PRIu64 " ops=%s seed=%" PRIu64,
+		    o.block, o.reps, o.streams, (double)c.idle_ns / 1e6, o.max_reach, o.span, o.even, o.window_points,
 		    o.c.write_ok ? "read,write" : "read", o.c.seed);
 	hd_dfw_meta(c.s.w, "sector_probe_bytes", "%" PRIu64, c.sector);
 	hd_dfw_meta(c.s.w, "phase", "random by placement (every trial reads a fresh place drawn from the plan); the "

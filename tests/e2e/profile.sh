@@ -50,6 +50,24 @@ assert 1 / 1.5 < t["estimate_s"] / t["drive_s"] < 1.5, t
 PY
 pass "default profile of sim:atlas3"
 
+# The budget (issue 14, item 8): on every 7200 rpm preset the default
+# profile within 5 minutes of drive time and --quick within 1 (the Atlas
+# III's 4.8 MB/s bus the slowest), at two seeds.
+for m in $("$HDDSCOPE" sim list | awk '$2 == 7200 { print $1 }'); do
+	for seed in 1 2; do
+		run 0 "$HDDSCOPE" profile --quiet --no-charts --seed $seed -o "$T/b-$m-$seed" "sim:$m"
+		run 0 "$HDDSCOPE" profile --quiet --no-charts --quick --seed $seed -o "$T/q-$m-$seed" "sim:$m"
+		python3 - "$T/b-$m-$seed/summary.json" "$T/q-$m-$seed/summary.json" <<'PY' || fail "drive time of sim:$m, seed $seed"
+import json, sys
+full, quick = (json.load(open(f))["time"]["drive_s"] for f in sys.argv[1:])
+assert 120 < full <= 300, full
+assert 30 < quick <= 60, quick
+PY
+	done
+done
+[ -d "$T/q-atlas3-1" ] || fail "no 7200 rpm preset in 'hddscope sim list'"
+pass "budget: the 7200 rpm presets' profiles within 5 minutes of drive time, --quick within 1"
+
 run 0 "$HDDSCOPE" profile --quiet --quick --write -o "$T/simw" sim:cheetah9lp
 check_profile "$T/simw" "${write_probes[@]}"
 pass "quick write profile of sim:cheetah9lp"

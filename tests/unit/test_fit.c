@@ -174,7 +174,11 @@ static double rel(double got, double want)
  * ms of the seek reads' floor.  DiskSim's read-ahead with partial hits on
  * the four models below shows no join either (a read that begins in the
  * data of the read before it sends that part at once, after the hit
- * overhead) and takes their overhead 0.1 to 1.2 ms off: they run without.
+ * overhead) and takes their overhead 0.1 to 1.3 ms off: test_disksim_models
+ * runs them without.  Where the figure found lies well below what the
+ * reads behind the reference within its cylinder give (fit_overhead_switch,
+ * less the layout's head switch), theirs is taken:
+ * test_disksim_as_imported runs them as imported.
  */
 /*
  * Profile and fit a preset (with the keys of extra replaced, when not NULL);
@@ -213,6 +217,31 @@ static void check_preset(const char *preset, const char *extra, int strict_pct, 
 	ck_assert_double_eq(atof(hd_df_meta(df, "reference_bytes")), ref);
 	dist = hd_df_col(df, "distance_bytes");
 	ms = hd_df_col(df, "seek_ms");
+	/*
+	 * The rows shorter than a cylinder less a track, from 256 KiB: from the
+	 * layout's head switch and one-cylinder seek (layout_rows in fit_seek.c),
+	 * the mean over the jitter, within max(0.2 ms, 3%) of it, every one.
+	 */
+	{
+		const struct hd_sim_zone *z = hd_sim_zone_of_lba(m, (uint64_t)ref / m->sector_bytes);
+		double trk = (double)z->spt * m->sector_bytes, cyl = (m->surfaces - 1) * trk;
+		size_t nshort = 0, okshort = 0;
+
+		for (size_t i = 0; i < df->nrows; i++) {
+			double D = dist->num[i], want;
+
+			if (fabs(D) < 256 << 10 || fabs(D) >= cyl)
+				continue;
+			want = true_seek(m, ref, jit, D);
+			nshort++;
+			okshort += fabs(ms->num[i] - want) <= fmax(0.2, 0.03 * want);
+			if (getenv("FIT_VERBOSE"))
+				fprintf(stderr, "%s %14.0f fit %7.3f model %7.3f (within a cylinder)\n", preset, D, ms->num[i],
+					want);
+		}
+		ck_assert_msg(okshort == nshort, "%s: %zu of %zu rows shorter than a cylinder within max(0.2 ms, 3%%)",
+			      preset, okshort, nshort);
+	}
 	for (size_t i = 0; i < df->nrows; i++) {
 		double D = dist->num[i], want, tol;
 
@@ -260,39 +289,39 @@ static void check_preset(const char *preset, const char *extra, int strict_pct, 
 START_TEST(test_atlas3)
 {
 	/* Its stream read-ahead and partial hits on: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("atlas3", NULL, 95, 90, 0.05);
+	check_preset("atlas3", NULL, 98, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_cheetah9lp)
 {
 	/* Its stream read-ahead and partial hits on: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("cheetah9lp", NULL, 95, 90, 0.05);
+	check_preset("cheetah9lp", NULL, 98, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_dtla307030)
 {
 	/* Its read-ahead on: see READ_AHEAD_HIDES_OVERHEAD. */
-	check_preset("dtla307030", NULL, 95, 90, 0.05);
+	check_preset("dtla307030", NULL, 98, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_st320420a)
 {
-	check_preset("st320420a", NULL, 95, 90, 0.05);
+	check_preset("st320420a", NULL, 98, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_st2000dm001)
 {
-	check_preset("st2000dm001", NULL, 95, 90, 0.05);
+	check_preset("st2000dm001", NULL, 98, 90, 0.05);
 }
 END_TEST
 
 START_TEST(test_travelstar5k320)
 {
-	check_preset("travelstar5k320", NULL, 95, 90, 0.05);
+	check_preset("travelstar5k320", NULL, 98, 90, 0.05);
 }
 END_TEST
 
@@ -367,6 +396,36 @@ START_TEST(test_disksim_models)
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		check_preset(disksim_model(models[i].name), "readahead = off\nread_partial_hits = off\n",
 			     models[i].strict_pct, models[i].min_pct, models[i].full_tol);
+}
+END_TEST
+
+/*
+ * The same four as imported, with their own read-ahead and partial hits:
+ * a read near its reference that begins in the read-ahead's data is sent
+ * after the hit overhead and lies below the overhead's band.  Seed 1
+ * figures within max(0.2 ms, 3%): hp_c2247a 52 of 55, hp_c2490a 57 of
+ * 61, dec_rz26 37 of 54, hp_c3323a 48 of 55 (0 of 61 and 0 of 55 on
+ * hp_c2490a and hp_c3323a before the overhead was held to the reads
+ * behind the reference within its cylinder, fit_overhead_switch); within
+ * max(0.3 ms, 5%) 54, 61, 53 and 54.  dec_rz26's overhead is 0.17 ms low
+ * (2.97 for about 3.14), too little for the check to take it.  The full
+ * stroke comes out up to 5.3% short (hp_c2490a; 5.2% hp_c3323a): within
+ * 6% here.
+ */
+START_TEST(test_disksim_as_imported)
+{
+	static const struct {
+		const char *name;
+		int strict_pct, min_pct;
+	} models[] = { { "hp_c2247a", 90, 95 }, { "hp_c2490a", 90, 95 }, { "dec_rz26", 65, 95 }, { "hp_c3323a", 85, 95 } };
+
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s-as-imported", models[i].name);
+		check_preset(variant(disksim_model(models[i].name), name, "") + 4, NULL, models[i].strict_pct,
+			     models[i].min_pct, 0.06);
+	}
 }
 END_TEST
 
@@ -523,10 +582,11 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	/* The DiskSim models where DiskSim's source is beside the clone (../shared). */
 	if (access(disksim_tarball(), R_OK) == 0) {
-		TCase *ds = tu_case(s, "disksim", NULL, NULL, TU_TESTS(TU_TEST(test_disksim_models)));
+		TCase *ds = tu_case(s, "disksim", NULL, NULL,
+				    TU_TESTS(TU_TEST(test_disksim_models), TU_TEST(test_disksim_as_imported)));
 
 		tcase_add_unchecked_fixture(ds, tu_mkdir, tu_rmdir);
-		tcase_set_timeout(ds, 120);
+		tcase_set_timeout(ds, 240);
 	} else {
 		fprintf(stderr, "disksim models: skipped (no %s)\n", disksim_tarball());
 	}
