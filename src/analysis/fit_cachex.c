@@ -396,10 +396,15 @@ static void rovh_fig(const struct hd_df *df, const struct cxcols *c, double bloc
  * them, at different distances, take the same least time (within 0.2% of
  * a revolution, as band_bottom), the command overhead and the block's
  * interface transfer, where a read that went to the media with no wait
- * comes out once, at the one distance that just caught its sector.
- * *join_ms that time, *bus_ms the block's interface transfer (the hits'
- * slope; NAN unknown).  -1 where no reads joined.
+ * comes out once, at the one distance that just caught its sector.  A
+ * join is many reads alike (10 to 15 of some 50 on the presets that show
+ * one); two alike by chance on a path whose completion times jitter by
+ * tens of microseconds (the emulated block device: 2 of some 20 non-hit
+ * reads, at 0.7 to 1.0 ms where the overhead is 0.25) are none: at least
+ * JOIN_MIN.  *join_ms that time, *bus_ms the block's interface transfer
+ * (the hits' slope; NAN unknown).  -1 where no reads joined.
  */
+#define JOIN_MIN 4
 int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *bus_ms)
 {
 	struct cxcols c;
@@ -411,7 +416,7 @@ int fit_cache_join(const struct hd_df *df, double rev, double *join_ms, double *
 	m = mtbrc_least(df, &c);
 	for (size_t i = 0; isfinite(m) && i < df->nrows; i++)
 		k += is_phase(&c, i, "mtbrc") && !is_hit(&c, i) && c.lat->num[i] <= m + 0.002 * rev;
-	if (k < 2)
+	if (k < JOIN_MIN)
 		return -1;
 	block = fit_param_num(df, "block", 4096);
 	*join_ms = m;

@@ -23,3 +23,31 @@ assert f["rpm_uncertainty"] > 0
 assert abs(f["full_stroke_ms"] - full) <= 0.05 * full, (f["full_stroke_ms"], full)
 PY
 pass "revolution from the seek band where tiny distances show no rotation"
+
+# The overhead from the reads that joined the read-ahead (fit_cache_join):
+# st2000dm001's cache probe has a dozen non-hit reads at once past a read at
+# the least time.  Leave two of them there and move the rest 0.1 ms up (two
+# media reads alike by chance, as on a path whose completions jitter): no
+# join, the overhead comes from the response reads instead; with four left,
+# a join again.
+join_left() {
+	awk -F'\t' -v OFS='\t' -v keep="$1" '
+		FNR == NR { if ($1 == "mtbrc" && $7 != "cache" && (m == "" || $5 < m)) m = $5; next }
+		!/^#/ && $1 == "mtbrc" && $7 != "cache" && $5 <= m + 0.015 { if (++seen > keep) $5 = sprintf("%.6f", $5 + 0.1) }
+		{ print }' "$T/p/cache.tsv" "$T/p/cache.tsv" >"$T/j$1/cache.tsv"
+}
+for keep in 2 4; do
+	mkdir -p "$T/j$keep"
+	cp "$T/p"/*.tsv "$T/j$keep/"
+	join_left $keep
+	run 0 "$HDDSCOPE" fit -q "$T/j$keep"
+done
+run 0 "$HDDSCOPE" fit -q "$T/p"
+python3 - "$T/p/summary.json" "$T/j2/summary.json" "$T/j4/summary.json" <<'PY' || fail "join of st2000dm001"
+import json, sys
+full, two, four = (json.load(open(f))["fit"]["overhead_method"] for f in sys.argv[1:])
+assert "joined" in full, full
+assert "joined" not in two, two
+assert "joined" in four, four
+PY
+pass "a join of four reads or more at the least time, not of two"

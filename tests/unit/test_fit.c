@@ -165,7 +165,7 @@ static double rel(double got, double want)
  * of the reference join the read-ahead (no media time) and those behind
  * it mostly wait for the head to come back from the next track, and every
  * fitted seek carried the error, 0.1 to 0.45 ms.  Where the cache probe's
- * reads at once past a read show the join (two or more alike at the least
+ * reads at once past a read show the join (four or more alike at the least
  * time), the fit now takes that time plus the block's media time less its
  * transfer (fit_overhead_join): the six presets run as they are, read-ahead
  * and partial hits on (seeds 1 to 3: 58 to 60 of 60 bins within max(0.2
