@@ -182,24 +182,21 @@ static const char rev_band_method[] =
  * on atlas3 either way), theirs is taken.
  */
 #define OVH_SW_MARGIN 0.25
+static const char ovh_switch_method[] =
+	"least time of the seek and response reads two tracks or more behind the reference within its cylinder "
+	"(the rotational wait's expected part taken off) less the layout's head switch: the reads near the "
+	"reference gave a figure below it by more than 0.25 ms or three of its spacings (reads the cache served "
+	"in part)";
+
 static void overhead_check(struct fit *f, const struct inputs *in)
 {
-	static char method[400];
-	double c, sp = NAN, margin;
+	double c, sp;
 
-	if (fit_overhead_switch(f, in, &c, &sp))
+	if (fit_overhead_switch(f, in, &c, &sp) || !(f->C < c - fmax(OVH_SW_MARGIN, 3 * sp)))
 		return;
-	margin = fmax(OVH_SW_MARGIN, 3 * sp);
-	if (!(f->C < c - margin))
-		return;
-	snprintf(method, sizeof(method),
-		 "least time of the seek and response reads two tracks or more behind the reference within its "
-		 "cylinder (the rotational wait's expected part taken off) less the layout's head switch: the reads "
-		 "near the reference gave %.3f ms, below it by more than %.2f ms (reads the cache served in part)",
-		 f->C, margin);
 	f->C = c;
 	f->C_media = 0;
-	f->C_method = method;
+	f->C_method = ovh_switch_method;
 }
 
 /* The whole fit into f; 0 or -1 with err. */

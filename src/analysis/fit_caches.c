@@ -232,10 +232,9 @@ int fit_overhead_from_response(struct fit *f, const struct inputs *in)
  * missing.
  */
 #define SW_NP 40
-static void switch_reads(const struct fit *f, const struct hd_df *df, double trk, double *x, size_t *k, double *np)
+static void switch_reads(const struct hd_df *df, double trk, double hs, double t2t, double S, double *x, size_t *k,
+			 double *np)
 {
-	double hs = f->fig[HD_FIG_HEAD_SWITCH].value, t2t = f->fig[HD_FIG_TRACK_TO_TRACK].value;
-	double S = f->fig[HD_FIG_SURFACES].value;
 	size_t n;
 	struct samp *v = fit_samples(df, "read", "media", &n);
 
@@ -252,20 +251,20 @@ static void switch_reads(const struct fit *f, const struct hd_df *df, double trk
 
 int fit_overhead_switch(const struct fit *f, const struct inputs *in, double *c, double *spacing)
 {
-	double hs = f->fig[HD_FIG_HEAD_SWITCH].value, t2t = f->fig[HD_FIG_TRACK_TO_TRACK].value;
-	double S = f->fig[HD_FIG_SURFACES].value, trk = fit_track_at(f, f->ref), np = 0, e[4], dl = fabs(hs - t2t);
+	double hs, t2t, S, trk = fit_track_at(f, f->ref), np = 0, e[4], dl;
 	size_t cap = (in->seek ? in->seek->nrows : 0) + (in->resp ? in->resp->nrows : 0), k = 0;
 	double *x;
 
-	if (!(hs >= 0) || !(t2t > 0) || !(S >= 3) || !(trk > 0) || !isfinite(f->ref) || !cap)
+	if (fit_layout_moves(f, &hs, &t2t, &S) || !(S >= 3) || !(trk > 0) || !isfinite(f->ref) || !cap)
 		return -1;
+	dl = fabs(hs - t2t);
 	x = malloc(cap * sizeof(*x));
 	if (!x)
 		return -1;
 	if (in->seek)
-		switch_reads(f, in->seek, trk, x, &k, &np);
+		switch_reads(in->seek, trk, hs, t2t, S, x, &k, &np);
 	if (in->resp)
-		switch_reads(f, in->resp, trk, x, &k, &np);
+		switch_reads(in->resp, trk, hs, t2t, S, x, &k, &np);
 	if (np < SW_NP || k < 4) {
 		free(x);
 		return -1;

@@ -339,6 +339,14 @@ void fit_layout(struct fit *f, const struct inputs *in)
 	}
 }
 
+int fit_layout_moves(const struct fit *f, double *hs, double *t2t, double *surfaces)
+{
+	*hs = f->fig[HD_FIG_HEAD_SWITCH].value;
+	*t2t = f->fig[HD_FIG_TRACK_TO_TRACK].value;
+	*surfaces = f->fig[HD_FIG_SURFACES].value;
+	return *hs >= 0 && *t2t > 0 && *surfaces >= 2 ? 0 : -1;
+}
+
 /* Zone i of the layout's: from offset a (the first from 0) to b (the last to the end). */
 static void zone_span(const struct hd_fit_layout *L, size_t i, double *a, double *b)
 {

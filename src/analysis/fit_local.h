@@ -113,6 +113,11 @@ void fit_datasheet(struct fit *f);
 
 /* fit_layout.c: track size, skews, surfaces, switch times, write settle and zones from layout.tsv. */
 void fit_layout(struct fit *f, const struct inputs *in);
+/*
+ * The layout's head switch, one-cylinder seek and surfaces (MTBRC): 0 where
+ * all three were measured (a switch of 0 ms counts), -1 otherwise.
+ */
+int fit_layout_moves(const struct fit *f, double *hs, double *t2t, double *surfaces);
 /* Bytes a track holds at byte offset x, from the layout's zones or the track sizes at the ends; NAN unknown. */
 double fit_track_at(const struct fit *f, double x);
 /* Tracks from offset 0 to x by the layout's zones, and its inverse (t < 0 extends the first zone). */

@@ -407,10 +407,9 @@ static void shrink_directions(struct fit *f, const double *delta, const double *
  */
 static void layout_rows(struct fit *f)
 {
-	double hs = f->fig[HD_FIG_HEAD_SWITCH].value, t2t = f->fig[HD_FIG_TRACK_TO_TRACK].value;
-	double S = f->fig[HD_FIG_SURFACES].value, tr = fit_track_at(f, f->ref);
+	double hs, t2t, S, tr = fit_track_at(f, f->ref);
 
-	if (!(hs >= 0) || !(t2t > 0) || !(S >= 2) || !(tr > 0))
+	if (fit_layout_moves(f, &hs, &t2t, &S) || !(tr > 0))
 		return;
 	for (size_t i = 0; i < f->nrows; i++) {
 		double k = fabs(f->rows[i].d) / tr, j = floor(k), ms = 0;
