@@ -225,15 +225,20 @@ static size_t read_curve(const char *dir, double *D, double *ms, char *err, size
 /*
  * The seek table: track-to-track, the measured curve with each byte
  * distance mapped to tracks through the layout at the seek reference, then
- * the Ruemmler-Wilkes model rw up to the full stroke.  shift (ms) is added
- * to every point: the part of the fitted overhead (removed from the curve)
- * that the model's read overhead and transfer do not carry.  A measured
+ * the Ruemmler-Wilkes model rw up to the full stroke: the fitted curve as
+ * it is, since the model's read overhead and transfer carry the rest of a
+ * read's time.  (The table once took what the fitted overhead left over
+ * the measured read overhead and the transfer, so that a read cost what
+ * was measured; but a profile of the model fits its own overhead, the
+ * model's, and the difference came out of its curve: 0.22 ms on atlas3
+ * without read-ahead once the overhead's band had the interval reads, and
+ * 22 of 60 bins in the round trip.)  A measured
  * track-to-track seek is the one-cylinder point: a curve bin that maps to
  * one cylinder averages targets on the reference's own cylinder (a head
  * switch or nothing) with those one away, and is not the seek of one.
  */
 static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_result *fit,
-			   const struct hd_fit_rw *rw, const double *D, const double *ms, size_t np, double shift)
+			   const struct hd_fit_rw *rw, const double *D, const double *ms, size_t np)
 {
 	double cap = fit->capacity_bytes, last_c = 0, total_cyl;
 	double ref = or_default(fit->seek_reference_bytes, cap / 2);
@@ -242,7 +247,7 @@ static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_
 
 	total_cyl = (double)(L->z[L->n - 1].first_cyl + L->z[L->n - 1].ncyl);
 	if (isfinite(t2t) && (!t2t_assumed || cyls_for(L, ref, D[0], cap) >= 2)) {
-		fprintf(f, "seek = 1 %.4f%s\n", fmax(t2t + shift, 0.01),
+		fprintf(f, "seek = 1 %.4f%s\n", fmax(t2t, 0.01),
 			t2t_assumed ? "  # assumed: the shortest distance measured" : "");
 		last_c = 1;
 	}
@@ -251,7 +256,7 @@ static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_
 
 		if (c <= last_c || c >= total_cyl)
 			continue;
-		fprintf(f, "seek = %.0f %.4f\n", c, fmax(ms[i] + shift, 0.01));
+		fprintf(f, "seek = %.0f %.4f\n", c, fmax(ms[i], 0.01));
 		last_c = c;
 	}
 	/* Beyond the measured distances, the model up to the full stroke. */
@@ -260,7 +265,7 @@ static void put_seek_table(FILE *f, const struct layout *L, const struct hd_fit_
 			double c = d >= cap ? total_cyl - 1 : floor(cyls_for(L, cap / 2, d, cap) + 0.5);
 
 			if (c > last_c) {
-				fprintf(f, "seek = %.0f %.4f\n", c, fmax(hd_fit_rw_at(rw, fmin(d, cap)) + shift, 0.01));
+				fprintf(f, "seek = %.0f %.4f\n", c, fmax(hd_fit_rw_at(rw, fmin(d, cap)), 0.01));
 				last_c = c;
 			}
 		}
@@ -378,12 +383,7 @@ int hd_fit_write_drive(const char *dir, const struct hd_fit_result *fit, const c
 			: t2t_assumed ? "  # skew assumed: the shortest seek measured" : "");
 	}
 	ro = fig_or(fit, HD_FIG_READ_OVERHEAD, isfinite(C) ? fmax(C - X, 0) : 0.3, &asm_ro);
-	/*
-	 * The curve had the fitted overhead C removed; a measured read overhead
-	 * plus the model's transfer may differ from it, and the seek table takes
-	 * the difference, so that a read costs what was measured.
-	 */
-	put_seek_table(f, &L, fit, &rw, D, ms, np, !asm_ro && isfinite(C) ? C - X - ro : 0);
+	put_seek_table(f, &L, fit, &rw, D, ms, np);
 	asm_ro = asm_ro && !isfinite(C);
 	wo = fig_or(fit, HD_FIG_WRITE_OVERHEAD, ro, &asm_wo);
 	fprintf(f, "read_overhead_ms = %.4f%s\n", ro, mark(asm_ro));

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "hddscope/dev.h"
@@ -89,9 +90,75 @@ START_TEST(test_write_calibration_on_models)
 }
 END_TEST
 
+/*
+ * A drive of scripted latencies for the read calibration: a read of the
+ * block just read is a hit (1 ms), any other a media read (10 ms); the
+ * first `late` hits the host kept waiting (4 ms).
+ */
+struct fake {
+	int64_t t;
+	uint64_t last;
+	int hits, late, reads;
+};
+
+static int fake_read(struct hd_dev *d, void *buf, size_t len, uint64_t off)
+{
+	struct fake *f = d->priv;
+
+	(void)buf;
+	(void)len;
+	f->reads++;
+	if (off == f->last)
+		f->t += f->hits++ < f->late ? 4000000 : 1000000;
+	else
+		f->t += 10000000;
+	f->last = off;
+	return 0;
+}
+
+static int64_t fake_now(struct hd_dev *d)
+{
+	return ((struct fake *)d->priv)->t;
+}
+
+static const struct hd_dev_ops fake_ops = { .name = "fake", .read = fake_read, .now_ns = fake_now };
+
+/* The threshold the read calibration sets on the fake drive with `late` slow hits; *reads the reads it took. */
+static int64_t fake_threshold(int late, int *reads)
+{
+	struct fake f = { 0, UINT64_MAX, 0, late, 0 };
+	struct hd_dev d = { .ops = &fake_ops, .path = "fake", .size = 1ULL << 34, .io_align = 4096, .priv = &f };
+	struct hd_run r;
+	static char buf[4096];
+
+	hd_run_init(&r, &d, "test", 1, 1);
+	ck_assert_int_eq(hd_calibrate_cache(&r, buf, sizeof(buf)), 0);
+	*reads = f.reads;
+	return r.cache_threshold_ns;
+}
+
+/*
+ * A hit's cost is steady: where a host kept a third of the hits waiting
+ * (8 of the first round's 24 at 4 ms), the hits are taken again and the
+ * threshold sits above the steady ones (1.25 ms: their upper quartile and
+ * a quarter of their median), not above the slow ones (5 ms, which would
+ * call media reads up to that hits).  Steady hits take one round.
+ */
+START_TEST(test_read_calibration_steady_hits)
+{
+	int steady, again;
+
+	ck_assert_int_eq(fake_threshold(0, &steady), 1250000);
+	ck_assert_int_eq(fake_threshold(8, &again), 1250000);
+	ck_assert_int_gt(again, steady);
+	/* Every round slow: the least upper quartile of them, never below the hits it saw. */
+	ck_assert_int_eq(fake_threshold(1000, &again), 5000000);
+}
+END_TEST
+
 int main(void)
 {
 	return tu_main("classify", "classify", NULL, NULL,
 		       TU_TESTS(TU_TEST(test_reads_by_read_threshold), TU_TEST(test_writes_by_write_threshold),
-				TU_TEST(test_write_calibration_on_models)));
+				TU_TEST(test_write_calibration_on_models), TU_TEST(test_read_calibration_steady_hits)));
 }
