@@ -158,9 +158,13 @@ attached "$mnt" && fail "$dev still attached after 'emulate' was killed"
 pass "'emulate' killed: its emulator stopped and left nothing"
 
 # The self-test: its figures, within what any machine of this kind should reach.
+# The path's compensation is the calibration's estimate; where the machine is
+# busy the workload's path runs up to some 0.05 ms shorter than it, so the added
+# median may come out a little under 0, never by the target's 0.15 ms (-0.40
+# where one burst of load set the compensation at 0.74 ms).
 "$HDDSCOPE" emulate --selftest atlas3 >"$T/st" 2>"$T/err" || fail "--selftest: $(cat "$T/err")"
 awk '/^added_p50_ms:/ { p = $2 } /^rms_ms:/ { r = $2 } /^recorded:/ { n = $2 }
-	END { exit !(n == 900 && p > 0 && p < 1 && r < 2) }' "$T/st" || fail "--selftest: $(cat "$T/st")"
+	END { exit !(n == 900 && p > -0.15 && p < 1 && r < 2) }' "$T/st" || fail "--selftest: $(cat "$T/st")"
 pass "selftest: $(grep -E '^(added_p50_ms|added_p99_ms|rms_ms)' "$T/st" | tr '\n' ' ')"
 
 for d in "${DEVS[@]}"; do "$HDDSCOPE" emulate --stop "$d" 2>/dev/null; done
