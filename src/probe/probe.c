@@ -326,28 +326,64 @@ static int wcal_place(struct hd_run *r, void *buf, size_t len, uint64_t off, int
 	return 0;
 }
 
-int hd_calibrate_writes(struct hd_run *r, void *buf, size_t len)
+/*
+ * The write calibration's repeats, as the read calibration's hits: the
+ * same write again costs the same each time, so repeats whose 10th to
+ * 90th percentiles (the threshold stands on the 90th) lie wider apart
+ * than the margin met a host that kept some waiting, and the places are
+ * taken again (fresh ones), up to CAL_HIT_ROUNDS rounds; the round with
+ * the least 90th percentile of its plain repeats is kept, with its FUA
+ * writes.  The plain repeats come back sorted.
+ */
+static int wcal_steady(struct hd_run *r, void *buf, size_t len, int64_t *plain, int *np, int64_t *fua, int *nf)
 {
 	struct hd_dev *d = r->dev;
-	int64_t plain[WCAL_PLACES * WCAL_REPEATS], fua[WCAL_PLACES * WCAL_REPEATS], h90, m10, margin;
 	uint64_t nblk = (d->size - len) / d->io_align;
-	int np = 0, nf = 0, fua_ok = 1, rc;
+	int64_t p[WCAL_PLACES * WCAL_REPEATS], f[WCAL_PLACES * WCAL_REPEATS];
+	int fua_ok = 1, rc;
+
+	*np = *nf = 0;
+	for (int round = 0; round < CAL_HIT_ROUNDS; round++) {
+		int n = 0, m = 0;
+		int64_t p50;
+
+		for (int i = 0; i < WCAL_PLACES; i++) {
+			uint64_t off = hd_rng_below(&r->aux, nblk ? nblk : 1) * d->io_align;
+
+			if ((rc = wcal_place(r, buf, len, off, p, &n, f, &m, &fua_ok)))
+				return rc;
+		}
+		if (n < 4)
+			continue;
+		hd_sort_i64(p, (size_t)n);
+		if (*np < 4 || hd_percentile_i64(p, (size_t)n, 90) < hd_percentile_i64(plain, (size_t)*np, 90)) {
+			memcpy(plain, p, (size_t)n * sizeof(*p));
+			memcpy(fua, f, (size_t)m * sizeof(*f));
+			*np = n;
+			*nf = m;
+		}
+		p50 = hd_percentile_i64(p, (size_t)n, 50);
+		if (hd_percentile_i64(p, (size_t)n, 90) - hd_percentile_i64(p, (size_t)n, 10) <= cal_margin(p50))
+			break;
+	}
+	return 0;
+}
+
+int hd_calibrate_writes(struct hd_run *r, void *buf, size_t len)
+{
+	int64_t plain[WCAL_PLACES * WCAL_REPEATS], fua[WCAL_PLACES * WCAL_REPEATS], h90, m10, margin;
+	int np = 0, nf = 0, rc;
 
 	r->wcal = 1;
 	r->wcache_threshold_ns = -1;
 	r->cal_wrepeat_p50_ns = r->cal_wfua_p50_ns = -1;
-	for (int i = 0; i < WCAL_PLACES; i++) {
-		uint64_t off = hd_rng_below(&r->aux, nblk ? nblk : 1) * d->io_align;
-
-		if ((rc = wcal_place(r, buf, len, off, plain, &np, fua, &nf, &fua_ok)))
-			return rc;
-	}
+	if ((rc = wcal_steady(r, buf, len, plain, &np, fua, &nf)))
+		return rc;
 	if (np < 4)
 		return 0;
-	hd_sort_i64(plain, (size_t)np);
 	r->cal_wrepeat_p50_ns = hd_percentile_i64(plain, (size_t)np, 50);
 	h90 = hd_percentile_i64(plain, (size_t)np, 90);
-	margin = r->cal_wrepeat_p50_ns / 4 > 100000 ? r->cal_wrepeat_p50_ns / 4 : 100000;
+	margin = cal_margin(r->cal_wrepeat_p50_ns);
 	/*
 	 * A repeated write that reaches the media waits for its sector to come
 	 * round again, a revolution; one the cache takes costs the command and
