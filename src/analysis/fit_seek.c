@@ -345,7 +345,10 @@ static double bin_noise(const struct pbin *b, double rev)
 	return rev * rev / (2.0 * (n + 1) * (n + 2));
 }
 
-/* The edge of bin k's samples and those of its neighbours (skip[m]: left out), moved along the slope to its centre. */
+/*
+ * The edge of bin k's samples and those of its neighbours (skip[m]: left
+ * out; skip NULL: none), moved along the slope to its centre.
+ */
 static double pooled_edge(const struct samp *all, const struct pbin *b, size_t nb, size_t k, double rev, double *tmp,
 			  const unsigned char *skip)
 {
@@ -355,7 +358,7 @@ static double pooled_edge(const struct samp *all, const struct pbin *b, size_t n
 	for (size_t m = m0; m < m1; m++) {
 		double shift;
 
-		if (m != k && skip[m])
+		if (m != k && skip && skip[m])
 			continue;
 		shift = (fmax(local_slope(b, nb, m, skip), 0) + sk) / 2 * (log(b[m].d) - log(b[k].d));
 		for (size_t j = b[m].i0; j < b[m].i1; j++)
@@ -379,25 +382,21 @@ static double pooled_edge(const struct samp *all, const struct pbin *b, size_t n
  * two bins to its overhead's error).  A bin more than three times its
  * noise off its neighbours' edge is left out of theirs (on sim:dtla307030
  * one at 47 MB lies 0.3 ms above the curve, its band's bottom empty, and
- * lifted those beside it).  lo[] (nb) and off[] (2 nb) are scratch; tmp[]
- * holds n samples.
+ * lifted those beside it).  lo[] and off[] are scratch of nb; tmp[] holds
+ * n samples.
  */
 static void pool_neighbours(const struct samp *all, struct pbin *b, size_t nb, double rev, double *tmp, double *lo,
 			    unsigned char *off)
 {
 	if (nb < 3)
 		return;
-	/* off[0..nb): none left out; off[nb..2nb): the bins standing off their neighbours. */
-	memset(off, 0, 2 * nb);
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t k = 0; k < nb; k++) {
-			double p = pooled_edge(all, b, nb, k, rev, tmp, off + pass * nb), dv = b[k].lo - p;
+	for (size_t k = 0; k < nb; k++) {
+		double dv = b[k].lo - pooled_edge(all, b, nb, k, rev, tmp, NULL);
 
-			if (!pass)
-				off[nb + k] = dv * dv > 9 * bin_noise(&b[k], rev);
-			else
-				lo[k] = p;
-		}
+		off[k] = dv * dv > 9 * bin_noise(&b[k], rev);
+	}
+	for (size_t k = 0; k < nb; k++)
+		lo[k] = pooled_edge(all, b, nb, k, rev, tmp, off);
 	for (size_t k = 0; k < nb; k++) {
 		size_t i0 = k >= 2 ? k - 2 : 0, i1 = k + 3 < nb ? k + 3 : nb;
 		double t2 = 0;
@@ -669,7 +668,7 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 	delta = calloc(2 * n + 1, sizeof(*delta));
 	sig2 = calloc(2 * n + 1, sizeof(*sig2));
 	tmp = malloc((n ? n : 1) * sizeof(*tmp));
-	off = malloc(2 * (n ? n : 1));
+	off = malloc(n ? n : 1);
 	if (!all || !b || !f->rows || !f->pool || !delta || !sig2 || !tmp || !off) {
 		fit_fail(err, errlen, "out of memory");
 		goto out;

@@ -184,6 +184,23 @@ static int64_t cal_margin(int64_t h50)
 }
 
 /*
+ * A calibration's rounds of latencies that should cost the same each time
+ * (cur[n], sorted): round_better says whether a round's q-th percentile
+ * lies below the one kept so far (best[nb]), round_steady whether its q-th
+ * and (100 - q)-th lie within the margin of each other.
+ */
+static int round_better(const int64_t *cur, int n, const int64_t *best, int nb, int q)
+{
+	return nb < 4 || hd_percentile_i64(cur, (size_t)n, q) < hd_percentile_i64(best, (size_t)nb, q);
+}
+
+static int round_steady(const int64_t *cur, int n, int q)
+{
+	return hd_percentile_i64(cur, (size_t)n, q) - hd_percentile_i64(cur, (size_t)n, 100 - q) <=
+	       cal_margin(hd_percentile_i64(cur, (size_t)n, 50));
+}
+
+/*
  * A hit's cost is steady, so hits whose middle half spreads wider than
  * the margin met a host that kept them waiting (on the emulated drive, a
  * quarter of one round's hits at 3.7 ms where they cost 1.28 put the
@@ -199,21 +216,16 @@ static int cal_steady_hits(struct hd_run *r, void *buf, size_t len, uint64_t nbl
 
 	*nh = 0;
 	for (int round = 0; round < CAL_HIT_ROUNDS; round++) {
-		int64_t h25, h50, h75;
-
 		rc = cal_hits(r, buf, len, nblk, cur, &n);
 		if (rc)
 			return rc;
 		if (n < 4)
 			continue;
-		h25 = hd_percentile_i64(cur, (size_t)n, 25);
-		h50 = hd_percentile_i64(cur, (size_t)n, 50);
-		h75 = hd_percentile_i64(cur, (size_t)n, 75);
-		if (*nh < 4 || h75 < hd_percentile_i64(hit, (size_t)*nh, 75)) {
+		if (round_better(cur, n, hit, *nh, 75)) {
 			memcpy(hit, cur, (size_t)n * sizeof(*cur));
 			*nh = n;
 		}
-		if (h75 - h25 <= cal_margin(h50))
+		if (round_steady(cur, n, 75))
 			break;
 	}
 	return 0;
@@ -345,7 +357,6 @@ static int wcal_steady(struct hd_run *r, void *buf, size_t len, int64_t *plain, 
 	*np = *nf = 0;
 	for (int round = 0; round < CAL_HIT_ROUNDS; round++) {
 		int n = 0, m = 0;
-		int64_t p50;
 
 		for (int i = 0; i < WCAL_PLACES; i++) {
 			uint64_t off = hd_rng_below(&r->aux, nblk ? nblk : 1) * d->io_align;
@@ -356,14 +367,13 @@ static int wcal_steady(struct hd_run *r, void *buf, size_t len, int64_t *plain, 
 		if (n < 4)
 			continue;
 		hd_sort_i64(p, (size_t)n);
-		if (*np < 4 || hd_percentile_i64(p, (size_t)n, 90) < hd_percentile_i64(plain, (size_t)*np, 90)) {
+		if (round_better(p, n, plain, *np, 90)) {
 			memcpy(plain, p, (size_t)n * sizeof(*p));
 			memcpy(fua, f, (size_t)m * sizeof(*f));
 			*np = n;
 			*nf = m;
 		}
-		p50 = hd_percentile_i64(p, (size_t)n, 50);
-		if (hd_percentile_i64(p, (size_t)n, 90) - hd_percentile_i64(p, (size_t)n, 10) <= cal_margin(p50))
+		if (round_steady(p, n, 90))
 			break;
 	}
 	return 0;
