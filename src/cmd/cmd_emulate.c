@@ -28,9 +28,9 @@
 static void emulate_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: hddscope emulate MODEL [--dir DIR] [--seed N] [--raw] [--daemon]\n"
+"Usage: hddscope emulate MODEL [--dir DIR] [--seed N] [--raw] [--allow-idle] [--daemon]\n"
 "       hddscope emulate --stop DEV\n"
-"       hddscope emulate --selftest MODEL [--seed N] [--raw]\n"
+"       hddscope emulate --selftest MODEL [--seed N] [--raw] [--allow-idle]\n"
 "\n"
 "Serve the simulated drive MODEL (a preset name or a FILE.drive) as a block\n"
 "device: a FUSE file system holding one file of the model's capacity, and a\n"
@@ -38,12 +38,15 @@ static void emulate_usage(FILE *f)
 "request is stamped on arrival and answered when the model says it\n"
 "completes, in real time, less the kernel path's own round trip (timed at\n"
 "the start), so that a client sees the model's service time; concurrent\n"
-"requests meet in the drive's queue;\n"
-"data written is kept (in memory) and read back.  Prints the device path\n"
-"(one line) and serves until SIGINT or SIGTERM, or 'emulate --stop DEV';\n"
-"then detaches the loop device (once its users have closed it) and\n"
-"unmounts.  Needs root, /dev/fuse, loop devices and fusermount3 (Debian:\n"
-"apt-get install fuse3).\n"
+"requests meet in the drive's queue; data written is kept (in memory) and\n"
+"read back.  While it serves, it holds a PM QoS request of 0 us on\n"
+"/dev/cpu_dma_latency, so that idle CPUs poll instead of sleeping (waking\n"
+"a sleeping CPU adds tens to hundreds of microseconds to a reply): the\n"
+"CPUs do not rest until it ends.  Prints the device path (one line) and\n"
+"serves until SIGINT or SIGTERM, or 'emulate --stop DEV'; then detaches\n"
+"the loop device (once its users have closed it) and unmounts.  Needs\n"
+"root, /dev/fuse, loop devices and fusermount3 (Debian: apt-get install\n"
+"fuse3).\n"
 "\n"
 "  --dir DIR     mount the file system on DIR, an existing empty directory\n"
 "                (default: a new directory under $TMPDIR or /tmp, removed at\n"
@@ -51,6 +54,8 @@ static void emulate_usage(FILE *f)
 "  --seed N      the drive's random seed (seek jitter, write retries; 1)\n"
 "  --raw         answer at the modelled completion itself: a client sees\n"
 "                the model's time plus the kernel path's round trip\n"
+"  --allow-idle  leave the CPUs' idle states alone (replies after a wait then\n"
+"                come later by the time a CPU takes to wake)\n"
 "  --daemon      print the device path, then serve in the background:\n"
 "                dev=$(hddscope emulate --daemon atlas3)\n"
 "  --stop DEV    stop the emulator serving DEV and wait until DEV is gone;\n"
@@ -110,6 +115,9 @@ static int serve(const struct emu_args *a, int fd, pid_t parent)
 		dprintf(fd, "E%s\n", err);
 		return HD_EXIT_SETUP;
 	}
+	if (hd_emu_idle_why(e) && !(a->flags & HD_EMU_ALLOW_IDLE))
+		hd_err("emulate: %s: CPUs may sleep while requests are served, and replies after a wait come late by "
+		       "their wake-up", hd_emu_idle_why(e));
 	dprintf(fd, "D%s\t%s\n", hd_emu_device(e), hd_emu_mount(e));
 	close(fd);
 	do
@@ -383,6 +391,7 @@ static int run_selftest(const struct emu_args *a)
 	}
 	printf("model: %s\ndevice: %s\n", a->model, hd_emu_device(e));
 	put_ms("path_compensation_ms", (double)hd_emu_path_ns(e));
+	printf("cpu_idle: %s\n", hd_emu_idle_why(e) ? hd_emu_idle_why(e) : "polled (PM QoS 0 us on /dev/cpu_dma_latency)");
 	rc = selftest_report(rec, nrec, user_ns, ST_TOTAL);
 out:
 	free(buf);
@@ -401,7 +410,7 @@ int hd_cmd_emulate(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },   { "seed", required_argument, NULL, 's' },
 		{ "daemon", no_argument, NULL, 'D' },      { "stop", required_argument, NULL, 'S' },
 		{ "selftest", no_argument, NULL, 'T' },    { "raw", no_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "allow-idle", no_argument, NULL, 'I' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *stop = NULL;
@@ -424,6 +433,7 @@ int hd_cmd_emulate(int argc, char **argv)
 		case 'S': stop = optarg; break;
 		case 'T': selftest = 1; break;
 		case 'R': flags |= HD_EMU_RAW; break;
+		case 'I': flags |= HD_EMU_ALLOW_IDLE; break;
 		case 'h': emulate_usage(stdout); return HD_EXIT_OK;
 		default: emulate_usage(stderr); return HD_EXIT_USAGE;
 		}

@@ -76,6 +76,30 @@ dd if="$dev" bs=4k skip=7777 count=4 iflag=direct status=none >"$T/blank1" || fa
 grep -q '^blocks_changed 2048$' "$info" || fail "$info: $(cat "$info")"
 pass "1 MiB written to $dev is read back ($(grep -c '' "$info") lines in $info)"
 
+# While it serves, no CPU enters an idle state that takes time to leave (the
+# PM QoS request of 0 us): the usage counts of every state with an exit
+# latency above 0 stand still for a second.  With --allow-idle it holds none.
+# halts: the summed usage of the CPUs' idle states that take time to leave.
+halts() {
+	local s n=0
+	for s in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*; do
+		[ "$(cat "$s/latency")" -gt 0 ] && n=$((n + $(cat "$s/usage")))
+	done
+	echo "$n"
+}
+grep -q '^cpu_idle polled$' "$info" || fail "$info: CPUs not held out of idle: $(grep cpu_idle "$info")"
+if ls /sys/devices/system/cpu/cpu0/cpuidle/state1/latency >/dev/null 2>&1; then
+	h0=$(halts); sleep 1; h1=$(halts)
+	[ "$h1" = "$h0" ] || fail "while $dev served, the CPUs entered $((h1 - h0)) idle states that take time to leave"
+	pass "while $dev serves, no CPU halts ($(cat /sys/devices/system/cpu/cpuidle/current_driver) idle states above 0 us: $h0 entries, before and after a second)"
+fi
+d2=$("$HDDSCOPE" emulate --daemon --allow-idle atlas3 2>"$T/err") || fail "emulate --daemon --allow-idle: $(cat "$T/err")"
+DEVS+=("$d2")
+mount_of "$d2"
+grep -q '^cpu_idle allowed$' "$mnt/emulator" || fail "--allow-idle: $(grep cpu_idle "$mnt/emulator")"
+"$HDDSCOPE" emulate --stop "$d2" 2>"$T/err" || fail "emulate --stop $d2: $(cat "$T/err")"
+pass "--allow-idle: cpu_idle allowed in $mnt/emulator"
+
 # A write probe killed by SIGKILL leaves every byte as it was (data-preserving writes).
 "$HDDSCOPE" seek --op write --write --samples 400 -o "$T/seekw.tsv" "$dev" >"$T/out" 2>"$T/err" &
 pid=$!
@@ -165,7 +189,8 @@ pass "'emulate' killed: its emulator stopped and left nothing"
 "$HDDSCOPE" emulate --selftest atlas3 >"$T/st" 2>"$T/err" || fail "--selftest: $(cat "$T/err")"
 awk '/^added_p50_ms:/ { p = $2 } /^rms_ms:/ { r = $2 } /^recorded:/ { n = $2 }
 	END { exit !(n == 900 && p > -0.15 && p < 1 && r < 2) }' "$T/st" || fail "--selftest: $(cat "$T/st")"
-pass "selftest: $(grep -E '^(added_p50_ms|added_p99_ms|rms_ms)' "$T/st" | tr '\n' ' ')"
+grep -q '^cpu_idle: polled ' "$T/st" || fail "--selftest: the CPUs not held out of idle: $(grep cpu_idle "$T/st")"
+pass "selftest: $(grep -E '^(cpu_idle|added_p50_ms|added_p99_ms|rms_ms)' "$T/st" | tr '\n' ' ')"
 
 for d in "${DEVS[@]}"; do "$HDDSCOPE" emulate --stop "$d" 2>/dev/null; done
 [ -z "$(leftovers)" ] || fail "left behind:

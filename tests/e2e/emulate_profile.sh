@@ -18,19 +18,22 @@ trap 'stop_dev; cleanup' EXIT
 # Not yet (issue 16, item 4, and issue 14's seek fit): the bins within
 # max(0.3 ms, 5%) of the model on a quick profile, 90% of all of them (the
 # truth: the model's mean over the reference jitter, seekcurve_truth.bash).
-# Measured on this path on a quiet machine: st2000dm001 61 to 66 of 67 to
-# 69 (88% to 97%) since a join of the read-ahead takes four reads alike at
-# the least time (two alike by chance on this path's jitter had put its
-# overhead at 0.69 to 1.03 ms where its reads' floor is about 0.25); atlas3
-# 68 of 72, 73 of 74, 62 of 73, 67 of 70 and 45 of 74 at seeds 1 to 5, since
-# the read-interval probe's reads join the overhead's band (a quick profile
-# has some 60 response reads at its bottom, and at seeds 1 and 3 none had
-# come within 0.35 ms of the floor: 21 to 57 of 72) and the calibration
-# takes its hits again where they spread (a quarter of one round's hits at
-# 3.7 ms for 1.28 had put the seek probe's threshold at 4 ms, and the
-# samples short of it were left out as hits).  What is left on atlas3 is
-# the overhead, 0.87 to 0.96 ms where the seek reads' floor through this
-# path is about 1.0, and the band edges of some 14 samples a bin.  The
+# Measured on this path on a quiet machine, the emulator holding the CPUs
+# out of their idle states: st2000dm001 65 of 68 at seeds 1 to 3 (96%),
+# since a join of the read-ahead takes four reads alike at the least time
+# (two alike by chance on this path's jitter had put its overhead at 0.69
+# to 1.03 ms where its reads' floor is about 0.25); atlas3 70, 67, 71, 70
+# and 70 of 72 at seeds 1 to 5 (93% to 99%), since the read-interval
+# probe's reads join the overhead's band (a quick profile has some 60
+# response reads at its bottom, and at seeds 1 and 3 none had come within
+# 0.35 ms of the floor: 21 to 57 of 72), the calibration takes its hits
+# again where they spread (a quarter of one round's hits at 3.7 ms for 1.28
+# had put the seek probe's threshold at 4 ms, and the samples short of it
+# were left out as hits), and no reply waits for a CPU to wake (with the
+# CPUs halting, seed 3 gave 48%: its overhead came out 1.33 ms).  What is
+# left on atlas3 is the overhead, 0.84 to 0.90 ms where the seek reads'
+# floor through this path is about 1.0, and the band edges of some 14
+# samples a bin.  The
 # layout probe, whose figures check that overhead on the simulated drive,
 # finds no track size through this path: its sectors-per-track test needs
 # the completion times to a few microseconds.  On a busy machine the
