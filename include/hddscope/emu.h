@@ -32,8 +32,7 @@ int hd_emu_check(char *err, size_t errlen);
  * hd_emu_start's flags: HD_EMU_RAW, reply at the modelled completion itself
  * (no path compensation); HD_EMU_ALLOW_IDLE, leave the CPUs' idle states
  * alone (by default the emulator holds a PM QoS request of 0 us on
- * /dev/cpu_dma_latency while it serves, so that an idle CPU polls rather
- * than halts and waking it adds nothing to a reply).
+ * /dev/cpu_dma_latency while it serves, cpuidle.h).
  */
 #define HD_EMU_RAW 1u
 #define HD_EMU_ALLOW_IDLE 2u
@@ -52,11 +51,9 @@ int hd_emu_start(struct hd_emu **out, const char *model, uint64_t seed, const ch
 		 size_t errlen);
 /* The path round trip taken out of each modelled time (0 with HD_EMU_RAW), ns. */
 int64_t hd_emu_path_ns(const struct hd_emu *e);
-/*
- * NULL where the emulator holds the CPUs out of their idle states, else
- * why not: "allowed (--allow-idle)" or "open /dev/cpu_dma_latency: ...".
- */
-const char *hd_emu_idle_why(const struct hd_emu *e);
+/* The CPUs' idle hold (cpuidle.h): fd -1 where it holds none, and why. */
+struct hd_idle_hold;
+const struct hd_idle_hold *hd_emu_idle(const struct hd_emu *e);
 /* The loop device's path, e.g. "/dev/loop3"; the mount point. */
 const char *hd_emu_device(const struct hd_emu *e);
 const char *hd_emu_mount(const struct hd_emu *e);

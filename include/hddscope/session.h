@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hddscope/cpuidle.h"
 #include "hddscope/cachectl.h"
 #include "hddscope/identity.h"
 #include "hddscope/opt.h"
@@ -28,6 +29,7 @@ struct hd_common {
 	int write_cache;	/* --write-cache: -1 keep, 0 off, 1 on */
 	const char *smart_blob;	/* --smart-blob FILE */
 	int sync;		/* --sync: writes complete only on the media */
+	int allow_idle;		/* --allow-idle: the CPUs' idle states left alone (cpuidle.h) */
 	/* Not an option: where the session adds the backend time it took (NULL: nowhere). */
 	int64_t *drive_ns;
 	/*
@@ -56,6 +58,10 @@ extern const int hd_write_cache_values[];
 	{ .name = "write-cache", .kind = HD_OPT_ENUM, .off = offsetof(type, member),              \
 	  .words = hd_write_cache_words, .values = hd_write_cache_values, .def = "keep", .help = help_ }
 
+/* The header's cpu_idle line (the session's idle hold, or n/a on a simulated drive) into w. */
+struct hd_session;
+void hd_session_idle_meta(const struct hd_session *s, struct hd_df_writer *w);
+
 /* Take the optional DEVICE operand; -1 (printed) on extra operands. */
 int hd_common_operands(struct hd_common *c, int argc, char **argv);
 
@@ -78,6 +84,7 @@ struct hd_session {
 	struct hd_cachectl cache;	/* the write cache setting to restore */
 	int sched_set;		/* the scheduler was set through the backend: restore it */
 	int dev_held;		/* dev is hd_common's: the caller closes it */
+	struct hd_idle_hold idle;	/* the CPUs held out of their idle states while it runs */
 	struct hd_identity id;		/* identity, health and caches in effect */
 	int fatal;		/* stopped by HD_MAX_CONSEC_ERRORS failures */
 	int timed;		/* bounded by time: run.total counts progress, not samples */

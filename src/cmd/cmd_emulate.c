@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "hddscope/cmd.h"
+#include "hddscope/cpuidle.h"
 #include "hddscope/emu.h"
 #include "hddscope/sim.h"
 #include "hddscope/stats.h"
@@ -115,9 +116,9 @@ static int serve(const struct emu_args *a, int fd, pid_t parent)
 		dprintf(fd, "E%s\n", err);
 		return HD_EXIT_SETUP;
 	}
-	if (hd_emu_idle_why(e) && !(a->flags & HD_EMU_ALLOW_IDLE))
+	if (hd_emu_idle(e)->fd < 0 && !(a->flags & HD_EMU_ALLOW_IDLE))
 		hd_err("emulate: %s: CPUs may sleep while requests are served, and replies after a wait come late by "
-		       "their wake-up", hd_emu_idle_why(e));
+		       "their wake-up", hd_emu_idle(e)->why);
 	dprintf(fd, "D%s\t%s\n", hd_emu_device(e), hd_emu_mount(e));
 	close(fd);
 	do
@@ -343,7 +344,7 @@ static int run_selftest(const struct emu_args *a)
 {
 	struct hd_emu *e;
 	struct hd_rng rng;
-	char err[512];
+	char err[512], note[200];
 	double user_ns[ST_TOTAL];
 	const struct hd_emu_rec *rec;
 	size_t nrec;
@@ -391,7 +392,8 @@ static int run_selftest(const struct emu_args *a)
 	}
 	printf("model: %s\ndevice: %s\n", a->model, hd_emu_device(e));
 	put_ms("path_compensation_ms", (double)hd_emu_path_ns(e));
-	printf("cpu_idle: %s\n", hd_emu_idle_why(e) ? hd_emu_idle_why(e) : "polled (PM QoS 0 us on /dev/cpu_dma_latency)");
+	hd_idle_note(hd_emu_idle(e), note, sizeof(note));
+	printf("cpu_idle: %s\n", note);
 	rc = selftest_report(rec, nrec, user_ns, ST_TOTAL);
 out:
 	free(buf);

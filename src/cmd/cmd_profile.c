@@ -402,6 +402,9 @@ static const struct hd_option profile_options[] = {
 	HD_WRITE_CACHE_OPTION(struct prof_opts, c.write_cache,
 			      "the drive's write cache for every probe, restored after\n"
 			      "each; refuses to start where it cannot be set"),
+	{ .name = "allow-idle", .kind = HD_OPT_FLAG, .off = O(c.allow_idle),
+	  .help = "leave the CPUs' idle states alone (by default every probe\n"
+		  "keeps them polling, so that a wake-up is not timed)" },
 	{ .name = "smart-blob", .kind = HD_OPT_FILE, .arg = "FILE", .off = O(c.smart_blob),
 	  .help = "identity and SMART health from saved data" },
 	{ .name = "seed", .kind = HD_OPT_COUNT, .arg = "N", .off = O(c.seed), .def = HD_DEFAULT_SEED,
@@ -755,6 +758,7 @@ static int run_step(const struct prof_opts *o, const struct step *st, int64_t *d
 	u.c.sync = st->sync && o->c.write_ok;
 	u.c.write_cache = o->c.write_cache;
 	u.c.smart_blob = o->c.smart_blob;
+	u.c.allow_idle = o->c.allow_idle;
 	u.c.seed = o->c.seed;
 	u.c.quiet = o->c.quiet;
 	u.c.out = path;

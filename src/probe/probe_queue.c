@@ -681,6 +681,7 @@ static void queue_headers(struct queue_ctx *x, void *buf)
 	hd_run_header(&s->run, x->rw);
 	hd_dfw_meta(x->rw, "table", "requests");
 	hd_dfw_meta(x->rw, "summary_file", "%s", s->out);
+	hd_session_idle_meta(s, x->rw);
 	hd_dfw_meta(x->rw, "params", "procs=%s block=%llu span=%llu seed=%llu", x->procs_list,
 		    (unsigned long long)o->block, (unsigned long long)x->q.span, (unsigned long long)o->c.seed);
 	hd_dfw_meta(x->rw, "phase", "random by placement: every read at an independent random offset within the span; "

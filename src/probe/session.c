@@ -43,6 +43,10 @@ const struct hd_option hd_common_options[] = {
 	HD_WRITE_CACHE_OPTION(struct hd_common, write_cache,
 			      "set the drive's write cache for the run and restore it\n"
 			      "afterwards; refuses to start where it cannot be set"),
+	{ .name = "allow-idle", .kind = HD_OPT_FLAG, .off = C(allow_idle),
+	  .help = "leave the CPUs' idle states alone (by default a PM QoS\n"
+		  "request of 0 us keeps them polling while it runs, so that\n"
+		  "a CPU's wake-up is not timed as the drive's)" },
 	{ .name = "smart-blob", .kind = HD_OPT_FILE, .arg = "FILE", .off = C(smart_blob),
 	  .help = "identity and SMART health from saved data (skdump --save,\n"
 		  "hddscope smart-save) instead of asking the drive" },
@@ -160,6 +164,7 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	int rc, ex;
 
 	memset(s, 0, sizeof(*s));
+	s->idle.fd = -1;
 	s->drive_ns = c->drive_ns;
 	/* Where the data goes is checked before the target is touched: a refusal costs nothing. */
 	rc = hd_out_check_file(c->out ? c->out : default_out);
@@ -219,6 +224,10 @@ int hd_session_begin(struct hd_session *s, const char *test, const struct hd_com
 	hd_identity_header(s->w, &s->id);
 	if (note[0])
 		hd_dfw_meta(s->w, "scheduler_setting", "%s", note);
+	/* A simulated drive keeps the model's time: no host wake-up lands in it. */
+	if (s->dev->kind != HD_DEV_SIM)
+		hd_idle_hold(&s->idle, c->allow_idle);
+	hd_session_idle_meta(s, s->w);
 	if (writes)
 		hd_dfw_meta(s->w, "sync_writes", "%s", s->dev->sync ? "yes" : "no");
 	s->dev_t0_ns = hd_dev_now(s->dev);
@@ -233,11 +242,23 @@ fail:
 	return ex;
 }
 
+void hd_session_idle_meta(const struct hd_session *s, struct hd_df_writer *w)
+{
+	char note[200];
+
+	if (s->dev->kind == HD_DEV_SIM)
+		snprintf(note, sizeof(note), "n/a (a simulated drive's times are the model's)");
+	else
+		hd_idle_note(&s->idle, note, sizeof(note));
+	hd_dfw_meta(w, "cpu_idle", "%s", note);
+}
+
 /* Put the write cache and the scheduler back and let go of the device. */
 static void session_close(struct hd_session *s)
 {
 	char err[512];
 
+	hd_idle_release(&s->idle);
 	restore_scheduler(s);
 	if (hd_cache_restore(&s->cache, err, sizeof(err)))
 		hd_err("%s", err);

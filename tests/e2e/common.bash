@@ -136,6 +136,19 @@ wait_for_children() {
 # hdr FILE KEY: a header value.
 hdr() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
 
+# halts: the summed usage counts of the CPUs' idle states that take time to
+# leave (exit latency above 0 us); have_cpuidle: the kernel shows them.
+halts() {
+	local s n=0
+	for s in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*; do
+		[ "$(cat "$s/latency")" -gt 0 ] && n=$((n + $(cat "$s/usage")))
+	done
+	echo "$n"
+}
+have_cpuidle() { ls /sys/devices/system/cpu/cpu0/cpuidle/state1/latency >/dev/null 2>&1; }
+# qos_now: the CPUs' PM QoS latency target in force, in us (2000000000: no request).
+qos_now() { od -An -td4 /dev/cpu_dma_latency | tr -d ' '; }
+
 # check_seek FILE SAMPLES BLOCK: the assertions every seek data file must pass.
 check_seek() {
 	local f=$1 n=$2 block=$3

@@ -79,16 +79,8 @@ pass "1 MiB written to $dev is read back ($(grep -c '' "$info") lines in $info)"
 # While it serves, no CPU enters an idle state that takes time to leave (the
 # PM QoS request of 0 us): the usage counts of every state with an exit
 # latency above 0 stand still for a second.  With --allow-idle it holds none.
-# halts: the summed usage of the CPUs' idle states that take time to leave.
-halts() {
-	local s n=0
-	for s in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*; do
-		[ "$(cat "$s/latency")" -gt 0 ] && n=$((n + $(cat "$s/usage")))
-	done
-	echo "$n"
-}
 grep -q '^cpu_idle polled$' "$info" || fail "$info: CPUs not held out of idle: $(grep cpu_idle "$info")"
-if ls /sys/devices/system/cpu/cpu0/cpuidle/state1/latency >/dev/null 2>&1; then
+if have_cpuidle; then
 	h0=$(halts); sleep 1; h1=$(halts)
 	[ "$h1" = "$h0" ] || fail "while $dev served, the CPUs entered $((h1 - h0)) idle states that take time to leave"
 	pass "while $dev serves, no CPU halts ($(cat /sys/devices/system/cpu/cpuidle/current_driver) idle states above 0 us: $h0 entries, before and after a second)"

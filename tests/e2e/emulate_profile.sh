@@ -15,9 +15,9 @@ DEV=""
 stop_dev() { [ -z "$DEV" ] || "$HDDSCOPE" emulate --stop "$DEV" 2>/dev/null; DEV=""; }
 trap 'stop_dev; cleanup' EXIT
 
-# Not yet (issue 16, item 4, and issue 14's seek fit): the bins within
-# max(0.3 ms, 5%) of the model on a quick profile, 90% of all of them (the
-# truth: the model's mean over the reference jitter, seekcurve_truth.bash).
+# The bins within max(0.3 ms, 5%) of the model on a quick profile, 90% of
+# all of them as issue 16 asks (the truth: the model's mean over the
+# reference jitter, seekcurve_truth.bash).
 # Measured on this path on a quiet machine, the emulator holding the CPUs
 # out of their idle states: st2000dm001 65 of 68 at seeds 1 to 3 (96%),
 # since a join of the read-ahead takes four reads alike at the least time
@@ -36,11 +36,13 @@ trap 'stop_dev; cleanup' EXIT
 # samples a bin.  The
 # layout probe, whose figures check that overhead on the simulated drive,
 # finds no track size through this path: its sectors-per-track test needs
-# the completion times to a few microseconds.  On a busy machine the
-# overhead moves with the load, and every bin with it.  So the floors only
-# catch a curve that is lost altogether; the share a quiet machine gives is
-# in the pass line.
-for spec in atlas3:5 st2000dm001:10; do
+# the completion times to a few microseconds.  Beside two busy loops atlas3
+# gave 68 and 71 of 72 (seeds 1, 2), st2000dm001 64 of 67; in CI, beside
+# the suite and two busy loops, 72 and 69 of 72, 67 and 68 of 68 (the two
+# builds).  Before the emulator held the CPUs out of their idle states, the
+# load moved the overhead and every bin with it (7% and 18% beside the
+# suite), and the floors stood at 5% and 10%.
+for spec in atlas3:90 st2000dm001:90; do
 	model=${spec%%:*}
 	floor=${spec#*:}
 	DEV=$("$HDDSCOPE" emulate --daemon "$model" 2>"$T/err") || fail "emulate --daemon $model: $(cat "$T/err")"
@@ -73,17 +75,16 @@ for spec in atlas3:5 st2000dm001:10; do
 	# the suite, when the quick profile took 500).
 	[ $((media + late)) -ge 800 ] || fail "$model: only $media of the seek samples labelled media and $late late ($classes$(grep '^# cache_threshold' "$d/seek-read.tsv"))"
 
-	# rpm near the model's.  Not yet: issue 16 asks 0.2%.  The quick profile's 81
-	# read-interval samples give 0.03-0.1% on a quiet machine, but on a busy one
-	# (a kernel without preemption, CPUs taken) completions reach the client
-	# milliseconds late now and then: least squares over all the sums once came
-	# out 0.8% high beside the suite; the fit now keeps only the sums on the line
-	# (fit_rpm_late holds that on the simulated drive).  The bound holds what the
-	# emulated path gives on a busy machine.
+	# rpm within 0.2% of the model's (issue 16).  On a busy machine (a kernel
+	# without preemption, CPUs taken) completions reach the client late now
+	# and then: least squares over all the sums once came out 0.8% high beside
+	# the suite; the fit keeps only the sums on the line (fit_rpm_late holds
+	# that on the simulated drive).  In CI beside the suite and two busy loops:
+	# 0.008%, 0.01%, 0.036%, 0.09% off; 0.03% at worst on a quiet machine.
 	"$HDDSCOPE" fit "$d" >"$T/fit" 2>&1 || fail "fit $model: $(cat "$T/fit")"
 	rpm=$(awk '$1 == "rpm" { print $2 }' "$T/fit")
 	want=$("$HDDSCOPE" sim info "$model" | sed -n 's/^rpm: //p')
-	awk -v a="$rpm" -v b="$want" 'BEGIN { d = (a - b) / b; exit !(d < 0.005 && d > -0.005) }' ||
+	awk -v a="$rpm" -v b="$want" 'BEGIN { d = (a - b) / b; exit !(d < 0.002 && d > -0.002) }' ||
 		fail "$model: fit rpm $rpm, the model's $want"
 
 	# The seek curve against the model's.
