@@ -8,7 +8,7 @@ declare -A owner=(
 	[util]=lib [stats]=lib [fsutil]=lib [msg]=lib [ioreq]=lib
 	[datafile]=format [json]=format [profile_files]=format
 	[sim]=sim [preset]=sim [sim_import]=sim
-	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev [emu]=dev
+	[dev]=dev [sysfs]=dev [cachectl]=dev [identity]=dev [fileguard]=dev [emu]=dev [cpuidle]=dev
 	[fit]=analysis [compare]=analysis [evidence]=analysis [verdict]=analysis [burnin]=analysis
 	[probe]=probe [session]=probe [cli]=probe [opt]=probe [probes]=probe
 	[cmd]=cmd [plot]=cmd
