@@ -18,7 +18,7 @@ struct hd_idle_hold {
 };
 
 /*
- * Take the request (allow: take none, why "allowed (--allow-idle)").
+ * Take the request (allow: take none, why "--allow-idle").
  * Never fatal: where it cannot be had (no such file, not root) why says so,
  * "open /dev/cpu_dma_latency: Permission denied".  Returns 0 when held.
  */

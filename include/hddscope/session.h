@@ -58,10 +58,6 @@ extern const int hd_write_cache_values[];
 	{ .name = "write-cache", .kind = HD_OPT_ENUM, .off = offsetof(type, member),              \
 	  .words = hd_write_cache_words, .values = hd_write_cache_values, .def = "keep", .help = help_ }
 
-/* The header's cpu_idle line (the session's idle hold, or n/a on a simulated drive) into w. */
-struct hd_session;
-void hd_session_idle_meta(const struct hd_session *s, struct hd_df_writer *w);
-
 /* Take the optional DEVICE operand; -1 (printed) on extra operands. */
 int hd_common_operands(struct hd_common *c, int argc, char **argv);
 
@@ -99,6 +95,9 @@ struct hd_session {
 	enum hd_class last_cls;
 	uint64_t phase_locked_to;	/* ... where |distance| exceeds this */
 };
+
+/* The header's cpu_idle line (the session's idle hold, or n/a on a simulated drive) into w. */
+void hd_session_idle_meta(const struct hd_session *s, struct hd_df_writer *w);
 
 /* The phase delay's span where the rpm is unknown: one revolution at 3600 rpm. */
 #define HD_PHASE_REV_UNKNOWN_NS 16666667
