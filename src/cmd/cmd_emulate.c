@@ -116,7 +116,7 @@ static int serve(const struct emu_args *a, int fd, pid_t parent)
 		dprintf(fd, "E%s\n", err);
 		return HD_EXIT_SETUP;
 	}
-	if (hd_emu_idle(e)->fd < 0 && !(a->flags & HD_EMU_ALLOW_IDLE))
+	if (!hd_idle_held(hd_emu_idle(e)) && !(a->flags & HD_EMU_ALLOW_IDLE))
 		hd_err("emulate: %s: CPUs may sleep while requests are served, and replies after a wait come late by "
 		       "their wake-up", hd_emu_idle(e)->why);
 	dprintf(fd, "D%s\t%s\n", hd_emu_device(e), hd_emu_mount(e));

@@ -1,39 +1,347 @@
-/* The PM QoS hold on the CPUs' idle states (cpuidle.h). */
+/* The CPUs held out of their idle states (cpuidle.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "hddscope/cpuidle.h"
 
 #define QOS_PATH "/dev/cpu_dma_latency"
+#define DRIVER_PATH "/sys/devices/system/cpu/cpuidle/current_driver"
+/*
+ * One set of spinners on the machine: spinners of two processes keep each
+ * other's process runnable, and where the two lie in different scheduling
+ * groups (an autogroup each: the emulator runs in a session of its own)
+ * the groups share each CPU fairly, so the timed thread waits for the
+ * other group's spinner (a quarter of an emulated drive's seek samples
+ * kept waiting over 50 us, against one in a hundred with one set).  The
+ * first process binds this abstract socket name (nothing on the file
+ * system; the kernel lets it go when the process ends, however it ends)
+ * and spins; a later one finds it taken and leaves the CPUs to it.
+ */
+#define SPIN_NAME "hddscope-idle-spin"
+
+/* The spinning threads: one a CPU of the process's affinity. */
+struct hd_idle_spin {
+	atomic_int stop;
+	atomic_int failed;	/* a thread could not lower itself to SCHED_IDLE */
+	atomic_int ready;	/* threads that are spinning (or gave up) */
+	int n;
+	int name_fd;		/* the bound SPIN_NAME */
+	struct spin_arg {
+		struct hd_idle_spin *sp;
+		int cpu;
+	} *arg;
+	pthread_t *t;
+};
+
+/*
+ * Whether the kernel has a cpuidle driver, the only reader of a PM QoS
+ * latency request: without one an idle CPU takes the architecture's
+ * default idle (a halt), whatever is requested.  1, or 0 where the driver
+ * is "none" or the file cannot be read.
+ */
+static int have_driver(void)
+{
+	char name[64] = "";
+	FILE *f = fopen(DRIVER_PATH, "re");
+
+	if (!f)
+		return 0;
+	if (!fgets(name, sizeof(name), f))
+		name[0] = '\0';
+	fclose(f);
+	name[strcspn(name, "\n")] = '\0';
+	return name[0] && strcmp(name, "none") != 0;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/*
+ * One spinner: pinned to its CPU, lowered to SCHED_IDLE before it spins
+ * (a thread that cannot lower itself must not spin at a normal priority:
+ * it gives up and says so).
+ */
+static void *spin_main(void *p)
+{
+	struct spin_arg *a = p;
+	struct hd_idle_spin *sp = a->sp;
+	struct sched_param prio = { .sched_priority = 0 };
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(a->cpu, &one);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) ||
+	    pthread_setschedparam(pthread_self(), SCHED_IDLE, &prio)) {
+		atomic_store(&sp->failed, 1);
+		atomic_fetch_add(&sp->ready, 1);
+		return NULL;
+	}
+	atomic_fetch_add(&sp->ready, 1);
+	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed))
+		cpu_relax();
+	return NULL;
+}
+
+static void spin_stop(struct hd_idle_spin *sp)
+{
+	atomic_store(&sp->stop, 1);
+	for (int i = 0; i < sp->n; i++)
+		pthread_join(sp->t[i], NULL);
+	if (sp->name_fd >= 0)
+		close(sp->name_fd);
+	free(sp->t);
+	free(sp->arg);
+	free(sp);
+}
+
+/* SPIN_NAME's address and length. */
+static socklen_t spin_addr(struct sockaddr_un *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	/* Abstract: sun_path begins with a zero byte, and the length ends the name. */
+	memcpy(a->sun_path + 1, SPIN_NAME, sizeof(SPIN_NAME) - 1);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + sizeof(SPIN_NAME));
+}
+
+/*
+ * SPIN_NAME bound to a new socket that listens (a process that found it
+ * taken connects, and learns by the hang-up when it is free): its fd, or
+ * -errno (-EADDRINUSE: another process spins).
+ */
+static int spin_name(void)
+{
+	struct sockaddr_un a;
+	socklen_t alen = spin_addr(&a);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), e;
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&a, alen) || listen(fd, 64)) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/*
+ * Start the spinners; 0, EADDRINUSE where another process spins, or an
+ * errno with call naming what failed.
+ */
+static int spin_start(struct hd_idle_spin **out, const char **call)
+{
+	struct hd_idle_spin *sp;
+	cpu_set_t mine;
+	int cpus, rc = 0, name;
+
+	*out = NULL;
+	*call = "sched_getaffinity";
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		return errno;
+	cpus = CPU_COUNT(&mine);
+	*call = "bind " SPIN_NAME;
+	if ((name = spin_name()) < 0)
+		return -name;
+	*call = "malloc";
+	sp = calloc(1, sizeof(*sp));
+	if (!sp || !(sp->t = calloc((size_t)cpus, sizeof(*sp->t))) ||
+	    !(sp->arg = calloc((size_t)cpus, sizeof(*sp->arg)))) {
+		if (sp) {
+			free(sp->t);
+			free(sp);
+		}
+		close(name);
+		return ENOMEM;
+	}
+	sp->name_fd = name;
+	*call = "pthread_create";
+	for (int cpu = 0; cpu < CPU_SETSIZE && sp->n < cpus && !rc; cpu++) {
+		if (!CPU_ISSET(cpu, &mine))
+			continue;
+		sp->arg[sp->n].sp = sp;
+		sp->arg[sp->n].cpu = cpu;
+		if (!(rc = pthread_create(&sp->t[sp->n], NULL, spin_main, &sp->arg[sp->n])))
+			sp->n++;
+	}
+	/* Every thread spins (or gave up) before the caller times anything. */
+	while (atomic_load(&sp->ready) < sp->n)
+		sched_yield();
+	if (!rc && atomic_load(&sp->failed)) {
+		*call = "sched_setscheduler SCHED_IDLE";
+		rc = EPERM;
+	}
+	if (rc) {
+		spin_stop(sp);
+		return rc;
+	}
+	*out = sp;
+	return 0;
+}
+
+/*
+ * A process that found another spinning waits, connected to SPIN_NAME,
+ * for that process to let it go (it ended, or its hold did), and then
+ * spins in its place, so that the CPUs stay held while either times.
+ */
+struct hd_idle_watch {
+	int stop[2];			/* a pipe: written when the hold is dropped */
+	pthread_t t;
+	struct hd_idle_spin *took;	/* the spinners it started, if it did */
+};
+
+/* Wait for fd to hang up or the hold to be dropped: 1 when dropped. */
+static int watch_wait(struct hd_idle_watch *w, int fd)
+{
+	struct pollfd pf[2] = { { .fd = w->stop[0], .events = POLLIN }, { .fd = fd, .events = POLLIN } };
+
+	while (poll(pf, fd >= 0 ? 2 : 1, -1) < 0 && errno == EINTR)
+		;
+	return pf[0].revents != 0;
+}
+
+static void *watch_main(void *p)
+{
+	struct hd_idle_watch *w = p;
+	struct sockaddr_un a;
+	socklen_t alen = spin_addr(&a);
+	const char *call;
+
+	for (;;) {
+		int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), rc;
+
+		if (c < 0)
+			return NULL;
+		if (connect(c, (struct sockaddr *)&a, alen) == 0 && watch_wait(w, c)) {
+			close(c);
+			return NULL;
+		}
+		close(c);
+		rc = spin_start(&w->took, &call);
+		if (rc == 0) {
+			watch_wait(w, -1);
+			return NULL;
+		}
+		if (rc != EADDRINUSE)
+			return NULL;
+		/* Taken again, or bound and not yet listening: try again shortly. */
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
+}
+
+/* Start the watcher: 0 or an errno. */
+static int watch_start(struct hd_idle_hold *h)
+{
+	struct hd_idle_watch *w = calloc(1, sizeof(*w));
+	int rc;
+
+	if (!w)
+		return ENOMEM;
+	if (pipe2(w->stop, O_CLOEXEC)) {
+		rc = errno;
+		free(w);
+		return rc;
+	}
+	if ((rc = pthread_create(&w->t, NULL, watch_main, w))) {
+		close(w->stop[0]);
+		close(w->stop[1]);
+		free(w);
+		return rc;
+	}
+	h->watch = w;
+	return 0;
+}
+
+static void watch_stop(struct hd_idle_watch *w)
+{
+	char one = 1;
+
+	while (write(w->stop[1], &one, 1) < 0 && errno == EINTR)
+		;
+	pthread_join(w->t, NULL);
+	if (w->took)
+		spin_stop(w->took);
+	close(w->stop[0]);
+	close(w->stop[1]);
+	free(w);
+}
 
 int hd_idle_hold(struct hd_idle_hold *h, int allow)
 {
 	int32_t zero = 0;
+	const char *call;
+	char first[sizeof(h->why)];
 	int e;
 
 	h->fd = -1;
 	h->why[0] = '\0';
+	h->honoured = 0;
+	h->spin = NULL;
+	h->watch = NULL;
+	h->others = 0;
 	if (allow) {
 		snprintf(h->why, sizeof(h->why), "--allow-idle");
 		return -1;
 	}
 	h->fd = open(QOS_PATH, O_WRONLY | O_CLOEXEC);
-	if (h->fd >= 0 && write(h->fd, &zero, sizeof(zero)) == (ssize_t)sizeof(zero))
+	if (h->fd >= 0 && write(h->fd, &zero, sizeof(zero)) == (ssize_t)sizeof(zero)) {
+		if ((h->honoured = have_driver()))
+			return 0;
+		snprintf(h->why, sizeof(h->why), "the kernel has no cpuidle driver to read PM QoS");
+	} else {
+		e = errno;
+		snprintf(h->why, sizeof(h->why), "%s %s: %s", h->fd < 0 ? "open" : "write", QOS_PATH, strerror(e));
+		if (h->fd >= 0)
+			close(h->fd);
+		h->fd = -1;
+	}
+	if ((e = spin_start(&h->spin, &call)) == 0)
 		return 0;
-	e = errno;
-	snprintf(h->why, sizeof(h->why), "%s %s: %s", h->fd < 0 ? "open" : "write", QOS_PATH, strerror(e));
-	if (h->fd >= 0)
-		close(h->fd);
-	h->fd = -1;
+	if (e == EADDRINUSE) {
+		call = "pthread_create";
+		if ((e = watch_start(h)) == 0) {
+			h->others = 1;
+			return 0;
+		}
+	}
+	snprintf(first, sizeof(first), "%s", h->why);
+	snprintf(h->why, sizeof(h->why), "%.80s; %s: %s", first, call, strerror(e));
 	return -1;
+}
+
+int hd_idle_held(const struct hd_idle_hold *h)
+{
+	return (h->fd >= 0 && h->honoured) || h->spin || h->others;
 }
 
 void hd_idle_release(struct hd_idle_hold *h)
 {
+	if (h->watch)
+		watch_stop(h->watch);
+	h->watch = NULL;
+	if (h->spin)
+		spin_stop(h->spin);
+	h->spin = NULL;
+	h->others = 0;
 	if (h->fd >= 0)
 		close(h->fd);
 	h->fd = -1;
@@ -41,8 +349,14 @@ void hd_idle_release(struct hd_idle_hold *h)
 
 void hd_idle_note(const struct hd_idle_hold *h, char *buf, size_t len)
 {
-	if (h->fd >= 0)
+	if (h->fd >= 0 && h->honoured)
 		snprintf(buf, len, "polled (PM QoS 0 us on " QOS_PATH ")");
+	else if (h->spin)
+		snprintf(buf, len, "polled (an idle-priority thread spinning on each of %d CPUs: %s)", h->spin->n,
+			 h->why);
+	else if (h->others)
+		snprintf(buf, len, "polled (another hddscope process's idle-priority threads spin on each CPU: %s)",
+			 h->why);
 	else
 		snprintf(buf, len, "allowed (%s)", h->why);
 }

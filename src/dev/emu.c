@@ -149,7 +149,7 @@ static size_t info_text(struct hd_emu *e, char *buf, size_t len)
 	pthread_mutex_unlock(&e->mu);
 	n = snprintf(buf, len,
 		     "%spath_ns %lld\ncpu_idle %s\nrequests %llu\nwrites %llu\nblocks_kept %llu\nblocks_changed %llu\n",
-		     e->info, (long long)e->path_ns, e->idle.fd >= 0 ? "polled" : "allowed",
+		     e->info, (long long)e->path_ns, hd_idle_held(&e->idle) ? "polled" : "allowed",
 		     (unsigned long long)requests, (unsigned long long)writes, (unsigned long long)written,
 		     (unsigned long long)changed);
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;

@@ -231,6 +231,26 @@ static int cal_steady_hits(struct hd_run *r, void *buf, size_t len, uint64_t nbl
 	return 0;
 }
 
+/*
+ * The hits' own cluster, of the sorted hits: those within the margin of
+ * their lower quartile, where that holds at least half of them (else all).
+ * A drive busy with its read-ahead when a hit arrives keeps it waiting
+ * some milliseconds (the emulated atlas3: one re-read in five at 5.8 to
+ * 7.1 ms among hits at 1.22, in every round, which put the upper quartile
+ * and the threshold at 4 to 7 ms now and then): those are no cost of a
+ * hit, and a threshold above them calls media reads with a short
+ * rotational wait hits.  Returns how many of the least hits it holds.
+ */
+static int hit_cluster(const int64_t *hit, int nh)
+{
+	int64_t lo = hd_percentile_i64(hit, (size_t)nh, 25), top = lo + cal_margin(lo);
+	int n = 0;
+
+	while (n < nh && hit[n] <= top)
+		n++;
+	return 2 * n >= nh ? n : nh;
+}
+
 int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 {
 	struct hd_dev *d = r->dev;
@@ -259,6 +279,7 @@ int hd_calibrate_cache(struct hd_run *r, void *buf, size_t len)
 	if (nh < 4 || nm < 4)
 		return 0;
 	hd_sort_i64(media, (size_t)nm);
+	nh = hit_cluster(hit, nh);
 	r->cal_hit_p50_ns = hd_percentile_i64(hit, (size_t)nh, 50);
 	r->cal_media_p50_ns = hd_percentile_i64(media, (size_t)nm, 50);
 	{

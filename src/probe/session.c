@@ -45,8 +45,9 @@ const struct hd_option hd_common_options[] = {
 			      "afterwards; refuses to start where it cannot be set"),
 	{ .name = "allow-idle", .kind = HD_OPT_FLAG, .off = C(allow_idle),
 	  .help = "leave the CPUs' idle states alone (by default a PM QoS\n"
-		  "request of 0 us keeps them polling while it runs, so that\n"
-		  "a CPU's wake-up is not timed as the drive's)" },
+		  "request of 0 us keeps them polling while it runs, or where\n"
+		  "no cpuidle driver reads it an idle-priority thread spins on\n"
+		  "each CPU, so that a CPU's wake-up is not timed as the drive's)" },
 	{ .name = "smart-blob", .kind = HD_OPT_FILE, .arg = "FILE", .off = C(smart_blob),
 	  .help = "identity and SMART health from saved data (skdump --save,\n"
 		  "hddscope smart-save) instead of asking the drive" },

@@ -146,6 +146,29 @@ halts() {
 	echo "$n"
 }
 have_cpuidle() { ls /sys/devices/system/cpu/cpu0/cpuidle/state1/latency >/dev/null 2>&1; }
+# idle_driver: the kernel's cpuidle driver ("none" where it has none: then
+# no PM QoS request keeps a CPU from halting, and a probe holds the CPUs with
+# an idle-priority thread spinning on each instead).
+idle_driver() { cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none; }
+# held_note: what a header's cpu_idle says while the CPUs are held; where no
+# driver reads the request, one of two: this process spins, or another
+# hddscope process (one set of spinners a machine) does.
+held_note() {
+	if [ "$(idle_driver)" = none ]; then
+		echo "polled (an idle-priority thread spinning on each of $(nproc) CPUs: the kernel has no cpuidle driver to read PM QoS)"
+		echo "polled (another hddscope process's idle-priority threads spin on each CPU: the kernel has no cpuidle driver to read PM QoS)"
+	else
+		echo "polled (PM QoS 0 us on /dev/cpu_dma_latency)"
+	fi
+}
+# is_held_note TEXT: TEXT is one of held_note's.
+is_held_note() { held_note | grep -qxF -- "$1"; }
+# idle_ticks: the CPUs' summed idle and iowait time from /proc/stat, in ticks.
+idle_ticks() { awk '$1 == "cpu" { print $5 + $6 }' /proc/stat; }
+# spinners PID: how many of PID's threads run at SCHED_IDLE; all_spinners:
+# how many threads of hddscope processes do, on the whole machine.
+spinners() { ps -L -o cls= -p "$1" | grep -c IDL; }
+all_spinners() { ps -eL -o cls=,comm= | awk '$1 == "IDL" && $2 == "hddscope"' | grep -c ''; }
 # qos_now: the CPUs' PM QoS latency target in force, in us (2000000000: no request).
 qos_now() { od -An -td4 /dev/cpu_dma_latency | tr -d ' '; }
 

@@ -1,8 +1,10 @@
 # The host is not the drive: while a probe times a block device or a file, it
 # holds a PM QoS request of 0 us on /dev/cpu_dma_latency, so that no CPU halts
-# and no wake-up is timed as the drive's; the header says so (cpu_idle), the
-# request ends with the run, --allow-idle takes none (profile passes it on), and
-# a simulated drive's header says n/a.
+# and no wake-up is timed as the drive's, and where the kernel has no cpuidle
+# driver to read that request it spins an idle-priority thread on each CPU
+# instead; the header says so (cpu_idle), the hold ends with the run,
+# --allow-idle takes none (profile passes it on), and a simulated drive's
+# header says n/a.
 . "$(dirname "$0")/common.bash"
 
 [ -c /dev/cpu_dma_latency ] || skip "no /dev/cpu_dma_latency"
@@ -17,19 +19,54 @@ pid=$!
 wait_io "$pid" 300
 q1=$(qos_now)
 have_cpuidle && h0=$(halts)
+nspin=$(all_spinners)
+i0=$(idle_ticks)
 sleep 1
+i1=$(idle_ticks)
 have_cpuidle && h1=$(halts)
 kill -0 "$pid" 2>/dev/null || fail "the seek probe ended before the second was over"
 wait "$pid" || fail "seek: $(cat "$T/err")"
 [ "$q1" = 0 ] || fail "during the probe the PM QoS target was $q1 us, want 0"
-[ "$(hdr "$T/s.tsv" cpu_idle)" = "polled (PM QoS 0 us on /dev/cpu_dma_latency)" ] ||
+is_held_note "$(hdr "$T/s.tsv" cpu_idle)" ||
 	fail "cpu_idle '$(hdr "$T/s.tsv" cpu_idle)'"
 [ "$(qos_now)" = "$q0" ] || fail "after the probe the PM QoS target is $(qos_now) us, was $q0"
 if have_cpuidle; then
 	[ "$h1" = "$h0" ] || fail "during the probe the CPUs entered $((h1 - h0)) idle states that take time to leave"
 	pass "seek on $dev: PM QoS 0 us while it ran ($q0 after), no CPU halted for a second ($h0 entries)"
+elif [ "$(idle_driver)" = none ]; then
+	# No driver reads the request: a thread at SCHED_IDLE spins on each CPU
+	# (the probe's, or those of another hddscope process running beside the
+	# test: one set a machine), so that no CPU is idle (a second holds 100
+	# ticks a CPU; the threads start before the probe times anything).
+	[ "$nspin" = "$(nproc)" ] || fail "during the probe $nspin hddscope threads ran at SCHED_IDLE for $(nproc) CPUs"
+	[ $((i1 - i0)) -le 10 ] || fail "during the probe the CPUs were idle for $((i1 - i0)) ticks in a second"
+	pass "seek on $dev: PM QoS 0 us while it ran ($q0 after); no cpuidle driver, so $nspin idle-priority threads spun: $((i1 - i0)) idle ticks in a second"
 else
 	pass "seek on $dev: PM QoS 0 us while it ran ($q0 after)"
+fi
+
+# One set of spinners a machine: a second probe started while the first
+# spins leaves the CPUs to it, and spins in its place once the first ends
+# (here killed: the kernel lets its name go).
+if [ "$(idle_driver)" = none ]; then
+	background "$HDDSCOPE" seek -q --samples 4000 -o "$T/h1.tsv" "$dev" 2>"$T/err1"
+	p1=$pid
+	wait_io "$p1" 300
+	background "$HDDSCOPE" seek -q --samples 1000 -o "$T/h2.tsv" "$img" 2>"$T/err2"
+	p2=$pid
+	wait_io "$p2" 300
+	n1=$(spinners "$p1") n2=$(spinners "$p2")
+	{ [ "$n1" = "$(nproc)" ] && [ "$n2" = 0 ]; } ||
+		fail "two probes: the first ran $n1 threads at SCHED_IDLE, the second $n2, for $(nproc) CPUs"
+	kill -KILL "$p1"
+	wait "$p1" 2>/dev/null
+	for _ in $(seq 100); do [ "$(spinners "$p2")" = "$(nproc)" ] && break; sleep 0.05; done
+	kill -0 "$p2" 2>/dev/null || fail "the second probe ended before the first was killed: $(cat "$T/err2")"
+	[ "$(spinners "$p2")" = "$(nproc)" ] ||
+		fail "the first probe killed, the second runs $(spinners "$p2") threads at SCHED_IDLE for $(nproc) CPUs"
+	wait "$p2" || fail "the second probe: $(cat "$T/err2")"
+	[ "$(hdr "$T/h2.tsv" cpu_idle)" = "$(held_note | tail -n 1)" ] || fail "the second probe's cpu_idle '$(hdr "$T/h2.tsv" cpu_idle)'"
+	pass "two probes: the second left the CPUs to the first's $n1 spinners and took them over within 5 s of its end"
 fi
 
 # --allow-idle: no request; the CPUs halt as they would.
@@ -37,14 +74,16 @@ fi
 pid=$!
 wait_io "$pid" 300
 q1=$(qos_now)
+nspin=$(spinners "$pid")
 wait "$pid" || fail "seek --allow-idle: $(cat "$T/err")"
 [ "$q1" = "$q0" ] || fail "--allow-idle: the PM QoS target was $q1 us during the probe"
+[ "$nspin" = 0 ] || fail "--allow-idle: $nspin threads ran at SCHED_IDLE during the probe"
 [ "$(hdr "$T/a.tsv" cpu_idle)" = "allowed (--allow-idle)" ] || fail "--allow-idle: cpu_idle '$(hdr "$T/a.tsv" cpu_idle)'"
-pass "seek --allow-idle: no request ($q1 us), cpu_idle allowed"
+pass "seek --allow-idle: no request ($q1 us), no spinner, cpu_idle allowed"
 
 # A file target holds it too; profile passes --allow-idle to every probe.
 run 0 "$HDDSCOPE" media -q -o "$T/m.tsv" "$img"
-[ "$(hdr "$T/m.tsv" cpu_idle)" = "polled (PM QoS 0 us on /dev/cpu_dma_latency)" ] || fail "file: cpu_idle '$(hdr "$T/m.tsv" cpu_idle)'"
+is_held_note "$(hdr "$T/m.tsv" cpu_idle)" || fail "file: cpu_idle '$(hdr "$T/m.tsv" cpu_idle)'"
 run 0 "$HDDSCOPE" profile -q --quick --no-charts --allow-idle -o "$T/p" "$dev"
 n=0
 for f in "$T"/p/*.tsv; do

@@ -44,7 +44,8 @@ trap 'stop_dev; cleanup' EXIT
 # 68/68, 67/67, 68/68.  Before the emulator held the CPUs out of their idle
 # states, the load moved the overhead and every bin with it (7% and 18%
 # beside the suite), and the floors stood at 5% and 10%.
-for spec in atlas3:80 st2000dm001:85; do
+floors="atlas3:80 st2000dm001:85"
+for spec in $floors; do
 	model=${spec%%:*}
 	floor=${spec#*:}
 	DEV=$("$HDDSCOPE" emulate --daemon "$model" 2>"$T/err") || fail "emulate --daemon $model: $(cat "$T/err")"

@@ -93,12 +93,13 @@ END_TEST
 /*
  * A drive of scripted latencies for the calibrations: a read of the
  * block just read is a hit (1 ms), any other a media read (10 ms); the
- * first `late` hits the host kept waiting (4 ms); writes below.
+ * first `late` hits the host kept waiting (4 ms), and with `busy` every
+ * busy-th hit after them found the drive reading ahead (6 ms); writes below.
  */
 struct fake {
 	int64_t t;
 	uint64_t last;
-	int hits, late, reads, wlate, writes;
+	int hits, late, reads, wlate, writes, busy;
 };
 
 static int fake_read(struct hd_dev *d, void *buf, size_t len, uint64_t off)
@@ -108,9 +109,10 @@ static int fake_read(struct hd_dev *d, void *buf, size_t len, uint64_t off)
 	(void)buf;
 	(void)len;
 	f->reads++;
-	if (off == f->last)
-		f->t += f->hits++ < f->late ? 4000000 : 1000000;
-	else
+	if (off == f->last) {
+		f->hits++;
+		f->t += f->hits <= f->late ? 4000000 : f->busy && f->hits % f->busy == 0 ? 6000000 : 1000000;
+	} else
 		f->t += 10000000;
 	f->last = off;
 	return 0;
@@ -156,9 +158,9 @@ static const struct hd_dev_ops fake_ops = { .name = "fake",
  * (writes 1) sets on the fake drive with `late` slow hits or repeats; *ios
  * the reads or writes it took.
  */
-static int64_t fake_threshold(int writes, int late, int *ios)
+static int64_t fake_threshold_busy(int writes, int late, int busy, int *ios)
 {
-	struct fake f = { 0, UINT64_MAX, 0, writes ? 0 : late, 0, writes ? late : 0, 0 };
+	struct fake f = { 0, UINT64_MAX, 0, writes ? 0 : late, 0, writes ? late : 0, 0, busy };
 	struct hd_dev d = {
 		.ops = &fake_ops, .path = "fake", .size = 1ULL << 34, .io_align = 4096, .writable = 1, .priv = &f
 	};
@@ -170,6 +172,11 @@ static int64_t fake_threshold(int writes, int late, int *ios)
 			 0);
 	*ios = writes ? f.writes : f.reads;
 	return writes ? r.wcache_threshold_ns : r.cache_threshold_ns;
+}
+
+static int64_t fake_threshold(int writes, int late, int *ios)
+{
+	return fake_threshold_busy(writes, late, 0, ios);
 }
 
 /*
@@ -188,6 +195,24 @@ START_TEST(test_read_calibration_steady_hits)
 	ck_assert_int_gt(again, steady);
 	/* Every round slow: the least upper quartile of them, never below the hits it saw. */
 	ck_assert_int_eq(fake_threshold(0, 1000, &again), 5000000);
+}
+END_TEST
+
+/*
+ * A drive busy with its read-ahead when a hit arrives keeps it waiting, in
+ * every round: with one hit in three (a third of the hits, 8 of 24 a round)
+ * at 6 ms for 1, the upper quartile lay on the slow ones and no threshold
+ * was set (6.25 ms, not below half the 10 ms media reads).  The threshold
+ * sits above the hits' own cluster (within the margin of their lower
+ * quartile): 1.25 ms, as with steady hits, at one in three, four or five.
+ */
+START_TEST(test_read_calibration_busy_hits)
+{
+	int ios;
+
+	ck_assert_int_eq(fake_threshold_busy(0, 0, 3, &ios), 1250000);
+	ck_assert_int_eq(fake_threshold_busy(0, 0, 4, &ios), 1250000);
+	ck_assert_int_eq(fake_threshold_busy(0, 0, 5, &ios), 1250000);
 }
 END_TEST
 
@@ -215,5 +240,6 @@ int main(void)
 	return tu_main("classify", "classify", NULL, NULL,
 		       TU_TESTS(TU_TEST(test_reads_by_read_threshold), TU_TEST(test_writes_by_write_threshold),
 				TU_TEST(test_write_calibration_on_models), TU_TEST(test_read_calibration_steady_hits),
+				TU_TEST(test_read_calibration_busy_hits),
 				TU_TEST(test_write_calibration_steady_repeats)));
 }
