@@ -169,6 +169,15 @@ idle_ticks() { awk '$1 == "cpu" { print $5 + $6 }' /proc/stat; }
 # how many threads of hddscope processes do, on the whole machine.
 spinners() { ps -L -o cls= -p "$1" | grep -c IDL; }
 all_spinners() { ps -eL -o cls=,comm= | awk '$1 == "IDL" && $2 == "hddscope"' | grep -c ''; }
+# spin_ticks: the CPU time, in ticks, that hddscope's SCHED_IDLE threads have
+# taken so far (user and system, summed over the machine).
+spin_ticks() {
+	local p t n=0 v
+	while read -r p t; do
+		v=$(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/task/$t/stat" 2>/dev/null) && n=$((n + v))
+	done < <(ps -eL -o cls=,comm=,pid=,lwp= | awk '$1 == "IDL" && $2 == "hddscope" { print $3, $4 }')
+	echo "$n"
+}
 # qos_now: the CPUs' PM QoS latency target in force, in us (2000000000: no request).
 qos_now() { od -An -td4 /dev/cpu_dma_latency | tr -d ' '; }
 
