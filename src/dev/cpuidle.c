@@ -48,21 +48,39 @@
 #define BUSY_LOOKS 8
 #define LOADAVG_PATH "/proc/loadavg"
 
-/* The spinning threads: one a CPU of the process's affinity. */
+/*
+ * The spinning threads: one a CPU of the process's affinity.  Nothing ever
+ * waits for one: a SCHED_IDLE thread on a busy CPU waits long to run (its
+ * weight is 3 against a normal thread's 1024), and joining them at the end
+ * of each probe, a quick profile beside three others and two busy loops
+ * was still ending after its last data file was whole when e2e.integrity's
+ * SIGINT came.  They are made detached and lowered by the thread that
+ * starts them, spin once told to go, and the last of them and the hold to
+ * let go frees the set.
+ */
 struct hd_idle_spin {
 	atomic_int stop;
-	atomic_int failed;	/* a thread could not lower itself to SCHED_IDLE */
-	atomic_int ready;	/* threads that are spinning (or gave up) */
+	atomic_int go;		/* every thread lowered to SCHED_IDLE: spin */
 	atomic_int busy;	/* the machine needs no spinner: they nap */
+	atomic_int refs;	/* the threads alive, and the hold */
 	int load_fd;		/* LOADAVG_PATH, or -1: spin whatever the load */
 	int n;
-	int name_fd;		/* the bound SPIN_NAME */
+	int name_fd;		/* the bound SPIN_NAME, or -1 once let go */
 	struct spin_arg {
 		struct hd_idle_spin *sp;
-		int cpu;
+		int first;	/* the one that looks at the load */
 	} *arg;
-	pthread_t *t;
 };
+
+static void spin_unref(struct hd_idle_spin *sp)
+{
+	if (atomic_fetch_sub(&sp->refs, 1) != 1)
+		return;
+	if (sp->load_fd >= 0)
+		close(sp->load_fd);
+	free(sp->arg);
+	free(sp);
+}
 
 /*
  * Whether the kernel has a cpuidle driver, the only reader of a PM QoS
@@ -93,11 +111,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/*
- * One spinner: pinned to its CPU, lowered to SCHED_IDLE before it spins
- * (a thread that cannot lower itself must not spin at a normal priority:
- * it gives up and says so).
- */
 static int64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -128,18 +141,10 @@ static void *spin_main(void *p)
 {
 	struct spin_arg *a = p;
 	struct hd_idle_spin *sp = a->sp;
-	struct sched_param prio = { .sched_priority = 0 };
-	cpu_set_t one;
 
-	CPU_ZERO(&one);
-	CPU_SET(a->cpu, &one);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) ||
-	    pthread_setschedparam(pthread_self(), SCHED_IDLE, &prio)) {
-		atomic_store(&sp->failed, 1);
-		atomic_fetch_add(&sp->ready, 1);
-		return NULL;
-	}
-	atomic_fetch_add(&sp->ready, 1);
+	/* At the normal priority until lowered: yield, never spin. */
+	while (!atomic_load(&sp->go) && !atomic_load(&sp->stop))
+		sched_yield();
 	for (int64_t looked = 0, run = 0; !atomic_load_explicit(&sp->stop, memory_order_relaxed);) {
 		/*
 		 * The first spinner looks at the load now and then, for all of them:
@@ -147,7 +152,7 @@ static void *spin_main(void *p)
 		 * run now and then, a drive's emulator beside them), free at the
 		 * first look that is not.
 		 */
-		if (a == sp->arg && sp->load_fd >= 0) {
+		if (a->first && sp->load_fd >= 0) {
 			int64_t now = mono_ns();
 
 			if (now - looked >= SPIN_LOOK_NS) {
@@ -164,21 +169,18 @@ static void *spin_main(void *p)
 		}
 		cpu_relax();
 	}
+	spin_unref(sp);
 	return NULL;
 }
 
+/* Tell the spinners to stop and let the name go at once; they end as they next run. */
 static void spin_stop(struct hd_idle_spin *sp)
 {
 	atomic_store(&sp->stop, 1);
-	for (int i = 0; i < sp->n; i++)
-		pthread_join(sp->t[i], NULL);
 	if (sp->name_fd >= 0)
 		close(sp->name_fd);
-	if (sp->load_fd >= 0)
-		close(sp->load_fd);
-	free(sp->t);
-	free(sp->arg);
-	free(sp);
+	sp->name_fd = -1;
+	spin_unref(sp);
 }
 
 /* SPIN_NAME's address and length. */
@@ -219,7 +221,9 @@ static int spin_name(void)
 static int spin_start(struct hd_idle_spin **out, const char **call)
 {
 	struct hd_idle_spin *sp;
-	cpu_set_t mine;
+	struct sched_param prio = { .sched_priority = 0 };
+	pthread_attr_t at;
+	cpu_set_t mine, one;
 	int cpus, rc = 0, name;
 
 	*out = NULL;
@@ -232,37 +236,47 @@ static int spin_start(struct hd_idle_spin **out, const char **call)
 		return -name;
 	*call = "malloc";
 	sp = calloc(1, sizeof(*sp));
-	if (!sp || !(sp->t = calloc((size_t)cpus, sizeof(*sp->t))) ||
-	    !(sp->arg = calloc((size_t)cpus, sizeof(*sp->arg)))) {
-		if (sp) {
-			free(sp->t);
-			free(sp);
-		}
+	if (!sp || !(sp->arg = calloc((size_t)cpus, sizeof(*sp->arg)))) {
+		free(sp);
 		close(name);
 		return ENOMEM;
 	}
 	sp->name_fd = name;
 	sp->load_fd = open(LOADAVG_PATH, O_RDONLY | O_CLOEXEC);
-	*call = "pthread_create";
+	atomic_store(&sp->refs, 1);
+	*call = "pthread_attr_init";
+	if ((rc = pthread_attr_init(&at)) || (rc = pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED))) {
+		spin_stop(sp);
+		return rc;
+	}
 	for (int cpu = 0; cpu < CPU_SETSIZE && sp->n < cpus && !rc; cpu++) {
+		pthread_t t;
+
 		if (!CPU_ISSET(cpu, &mine))
 			continue;
-		sp->arg[sp->n].sp = sp;
-		sp->arg[sp->n].cpu = cpu;
-		if (!(rc = pthread_create(&sp->t[sp->n], NULL, spin_main, &sp->arg[sp->n])))
-			sp->n++;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sp->arg[sp->n] = (struct spin_arg){ sp, sp->n == 0 };
+		*call = "pthread_attr_setaffinity_np";
+		if ((rc = pthread_attr_setaffinity_np(&at, sizeof(one), &one)))
+			break;
+		*call = "pthread_create";
+		atomic_fetch_add(&sp->refs, 1);
+		if ((rc = pthread_create(&t, &at, spin_main, &sp->arg[sp->n]))) {
+			atomic_fetch_sub(&sp->refs, 1);
+			break;
+		}
+		sp->n++;
+		/* A thread that cannot be lowered must not spin at a normal priority: all stop. */
+		*call = "pthread_setschedparam SCHED_IDLE";
+		rc = pthread_setschedparam(t, SCHED_IDLE, &prio);
 	}
-	/* Every thread spins (or gave up) before the caller times anything. */
-	while (atomic_load(&sp->ready) < sp->n)
-		sched_yield();
-	if (!rc && atomic_load(&sp->failed)) {
-		*call = "sched_setscheduler SCHED_IDLE";
-		rc = EPERM;
-	}
+	pthread_attr_destroy(&at);
 	if (rc) {
 		spin_stop(sp);
 		return rc;
 	}
+	atomic_store(&sp->go, 1);
 	*out = sp;
 	return 0;
 }

@@ -40,7 +40,7 @@ elif [ "$(idle_driver)" = none ]; then
 	# ticks a CPU, and halting CPUs idle some 190 of 200 during this probe;
 	# the threads start before the probe times anything; where other tests
 	# keep the machine busy they nap, 5 ms at a time).
-	[ "$nspin" = "$(nproc)" ] || fail "during the probe $nspin hddscope threads ran at SCHED_IDLE for $(nproc) CPUs"
+	[ "$nspin" -ge "$(nproc)" ] || fail "during the probe $nspin hddscope threads ran at SCHED_IDLE for $(nproc) CPUs"
 	[ $((i1 - i0)) -le 40 ] || fail "during the probe the CPUs were idle for $((i1 - i0)) ticks in a second"
 	pass "seek on $dev: PM QoS 0 us while it ran ($q0 after); no cpuidle driver, so $nspin idle-priority threads spun: $((i1 - i0)) idle ticks in a second"
 	# A busy machine: the CPUs do not halt, and the spinners nap rather than

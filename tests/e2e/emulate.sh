@@ -88,7 +88,7 @@ else
 	# No cpuidle driver reads the request: an idle-priority thread spins on
 	# each CPU instead (the emulator's, or another hddscope process's beside
 	# the test: one set a machine), so that none halts.
-	[ "$(all_spinners)" = "$(nproc)" ] ||
+	[ "$(all_spinners)" -ge "$(nproc)" ] ||
 		fail "while $dev served, $(all_spinners) hddscope threads ran at SCHED_IDLE for $(nproc) CPUs"
 	pass "while $dev serves, an idle-priority thread spins on each of $(nproc) CPUs (cpuidle driver: $(idle_driver))"
 fi

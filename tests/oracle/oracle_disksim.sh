@@ -14,6 +14,12 @@ here=$HDDSCOPE_SRC/tests/oracle
 shared=${HDDSCOPE_SHARED:-$HDDSCOPE_SRC/../shared}
 [ -r "$shared/disksim/build.sh" ] || skip "no $shared/disksim/build.sh"
 
+# DiskSim builds 32-bit: a kernel that runs no 32-bit program (here one whose
+# IA32 emulation is compiled in but off, "Exec format error") cannot run it.
+if echo 'int main(void) { return 0; }' | gcc -m32 -x c -o "$T/m32" - 2>/dev/null; then
+	"$T/m32" 2>"$T/m32.err" || skip "this kernel runs no 32-bit program, and DiskSim builds 32-bit: $(tail -n 1 "$T/m32.err")"
+fi
+
 # build.sh does nothing where the binaries are there; a build cut short after
 # them but before valid/ is started again.
 [ -r "$HDDSCOPE_DISKSIM/valid/statdefs" ] || rm -rf "$HDDSCOPE_DISKSIM/bin"
