@@ -112,10 +112,12 @@ expect_err() {
 # after wait_io PID 300 lands among the samples however slow or busy the machine;
 # a fixed sleep instead fails on a loaded machine (a sanitizer build under load can
 # take over a second to reach its first sample).  Fails after 300 s, or when PID ends.
+# (the main thread's: where no cpuidle driver reads PM QoS, the process's
+# idle-priority spinners read /proc/loadavg each millisecond)
 wait_io() {
 	local pid=$1 want=$2 n=0 i
 	for i in $(seq 6000); do
-		n=$(awk '/^sysc[rw]:/ { s += $2 } END { print s + 0 }' "/proc/$pid/io" 2>/dev/null)
+		n=$(awk '/^sysc[rw]:/ { s += $2 } END { print s + 0 }' "/proc/$pid/task/$pid/io" 2>/dev/null)
 		[ "${n:-0}" -ge "$want" ] && return 0
 		kill -0 "$pid" 2>/dev/null || fail "process $pid ended after ${n:-0} of $want system calls"
 		sleep 0.05
