@@ -31,6 +31,8 @@
  * and spins; a later one finds it taken and leaves the CPUs to it.
  */
 #define SPIN_NAME "hddscope-idle-spin"
+/* How often a process whose connection the holder's full queue refused tries again. */
+#define WATCH_RETRY_MS 20
 /*
  * A spinner is idle only within its own scheduling group: against another
  * group (another session's autogroup, a service's cgroup) its group takes
@@ -292,12 +294,12 @@ struct hd_idle_watch {
 	struct hd_idle_spin *took;	/* the spinners it started, if it did */
 };
 
-/* Wait for fd to hang up or the hold to be dropped: 1 when dropped. */
-static int watch_wait(struct hd_idle_watch *w, int fd)
+/* Wait for fd to hang up or the hold to be dropped, at most ms (-1: no limit): 1 when dropped. */
+static int watch_wait(struct hd_idle_watch *w, int fd, int ms)
 {
 	struct pollfd pf[2] = { { .fd = w->stop[0], .events = POLLIN }, { .fd = fd, .events = POLLIN } };
 
-	while (poll(pf, fd >= 0 ? 2 : 1, -1) < 0 && errno == EINTR)
+	while (poll(pf, fd >= 0 ? 2 : 1, ms) < 0 && errno == EINTR)
 		;
 	return pf[0].revents != 0;
 }
@@ -310,25 +312,39 @@ static void *watch_main(void *p)
 	const char *call;
 
 	for (;;) {
-		int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), rc;
+		/*
+		 * Not blocking: the holder never accepts, so its queue keeps
+		 * every connection made to it (of processes long ended too), and
+		 * once full a blocking connect would wait for the holder's end:
+		 * a process ending meanwhile waited for it in watch_stop.  A full
+		 * queue (EAGAIN) is looked at again every WATCH_RETRY_MS.
+		 */
+		int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), rc;
 
 		if (c < 0)
 			return NULL;
-		if (connect(c, (struct sockaddr *)&a, alen) == 0 && watch_wait(w, c)) {
+		if (connect(c, (struct sockaddr *)&a, alen) == 0) {
+			if (watch_wait(w, c, -1)) {
+				close(c);
+				return NULL;
+			}
+		} else if (errno == EAGAIN) {
 			close(c);
-			return NULL;
+			if (watch_wait(w, -1, WATCH_RETRY_MS))
+				return NULL;
+			continue;
 		}
 		close(c);
 		rc = spin_start(&w->took, &call);
 		if (rc == 0) {
-			watch_wait(w, -1);
+			watch_wait(w, -1, -1);
 			return NULL;
 		}
 		if (rc != EADDRINUSE)
 			return NULL;
 		/* Taken again, or bound and not yet listening: try again shortly. */
-		struct timespec ms = { 0, 1000000 };
-		nanosleep(&ms, NULL);
+		if (watch_wait(w, -1, 1))
+			return NULL;
 	}
 }
 

@@ -92,6 +92,21 @@ if [ "$(idle_driver)" = none ]; then
 	wait "$p2" || fail "the second probe: $(cat "$T/err2")"
 	[ "$(hdr "$T/h2.tsv" cpu_idle)" = "$(held_note | tail -n 1)" ] || fail "the second probe's cpu_idle '$(hdr "$T/h2.tsv" cpu_idle)'"
 	pass "two probes: the second left the CPUs to the first's $n1 spinners and took them over within 5 s of its end"
+
+	# The holder never accepts: every probe that waited on it stays in its listen queue (64),
+	# ended or not.  With a blocking connect the 65th probe's watcher waited for the holder's
+	# end, and the probe with it at its own end (a layout on a file hung past ctest's 600 s
+	# beside a kept emulator).  Eighty short probes beside a holder each end.
+	background "$HDDSCOPE" seek -q --samples 100000 -o "$T/hold.tsv" "$dev" 2>"$T/errh"
+	ph=$pid
+	wait_io "$ph" 300
+	for i in $(seq 80); do
+		timeout 60 "$HDDSCOPE" seek -q --samples 5 -o "$T/q.tsv" "$img" 2>"$T/errq" ||
+			fail "probe $i of 80 beside a holder: exit $? $(cat "$T/errq")"
+	done
+	kill -KILL "$ph"
+	wait "$ph" 2>/dev/null
+	pass "eighty probes beside a holder that never accepts: each ended"
 fi
 
 # --allow-idle: no request; the CPUs halt as they would.
