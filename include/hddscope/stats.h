@@ -78,4 +78,13 @@ struct hd_write_test {
 int hd_write_decide(const struct hd_write_test *w, const double *dist, const double *lat, size_t n,
 		    struct hd_sprt *t, uint64_t *slow);
 
+/*
+ * Whole numbers v[0..n) counted c[0..n) times, in groups: sorted, a group
+ * ending where the next value lies more than tol above the last (tol 0:
+ * each value its own group).  Each group's counts are summed into gc and
+ * its mean (weighted by count) rounded into gv.  Returns the groups; gv and
+ * gc have room for n.
+ */
+size_t hd_int_groups(const int *v, const int *c, size_t n, double tol, int *gv, int *gc);
+
 #endif

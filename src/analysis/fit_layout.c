@@ -20,6 +20,7 @@
 
 #include "hddscope/datafile.h"
 #include "hddscope/fit.h"
+#include "hddscope/stats.h"
 
 #include "fit_local.h"
 
@@ -123,12 +124,26 @@ static double meta_num(const struct hd_df *df, const char *key)
 	return v ? atof(v) : NAN;
 }
 
-/* The skews (sectors) of the main location's crossings: the most frequent is the track skew, the next the cylinder's. */
-static void skews(const struct hd_df *df, int main, int *head, int *cyl)
+/*
+ * Whether a measured skew s is the whole number v: within 0.3 of it, or
+ * where the probe's clock was noisy within its tolerance tol.
+ */
+static int skew_is(double s, int v, double tol)
+{
+	return v >= 0 && fabs(s - v) <= fmax(0.3, tol);
+}
+
+/*
+ * The skews (sectors) of the main location's crossings: the most frequent
+ * is the track skew, the next the cylinder's.  Where the probe's clock was
+ * noisy (tol, its skew_tolerance_sectors), one skew is measured over
+ * several whole numbers: they are counted in groups (hd_int_groups).
+ */
+static void skews(const struct hd_df *df, int main, double tol, int *head, int *cyl)
 {
 	const struct hd_df_col *loc = hd_df_col(df, "location"), *kind = hd_df_col(df, "kind");
 	const struct hd_df_col *sk = hd_df_col(df, "skew_sectors"), *op = hd_df_col(df, "op");
-	int val[32], cnt[32], n = 0, c1 = 0, c2 = 0;
+	int val[64], cnt[64], gv[64], gc[64], n = 0, c1 = 0, c2 = 0;
 
 	*head = *cyl = -1;
 	for (size_t i = 0; i < df->nrows; i++) {
@@ -136,16 +151,21 @@ static void skews(const struct hd_df *df, int main, int *head, int *cyl)
 		int r = (int)lround(s), j;
 
 		if ((int)loc->num[i] != main || strcmp(hd_df_str(kind, i), "walk") || strcmp(hd_df_str(op, i), "read") ||
-		    s < -0.5 || fabs(s - r) > 0.3 || r == 0)
+		    s < -0.5 - tol || (tol > 0 ? fabs(s) <= tol : fabs(s - r) > 0.3 || r == 0))
 			continue;
 		for (j = 0; j < n && val[j] != r; j++)
 			;
-		if (j == n && n < 32) {
+		if (j == n && n < 64) {
 			val[n] = r;
 			cnt[n++] = 0;
 		}
 		if (j < n)
 			cnt[j]++;
+	}
+	if (tol > 0) {
+		n = (int)hd_int_groups(val, cnt, (size_t)n, tol, gv, gc);
+		memcpy(val, gv, (size_t)n * sizeof(int));
+		memcpy(cnt, gc, (size_t)n * sizeof(int));
 	}
 	for (int j = 0; j < n; j++) {
 		if (cnt[j] > c1) {
@@ -166,7 +186,7 @@ static void skews(const struct hd_df *df, int main, int *head, int *cyl)
 }
 
 /* Tracks between cylinder crossings: the most frequent spacing, 0 where it does not stand out. */
-static int surfaces_of(const struct hd_df *df, int main, int cyl)
+static int surfaces_of(const struct hd_df *df, int main, int cyl, double tol)
 {
 	const struct hd_df_col *loc = hd_df_col(df, "location"), *kind = hd_df_col(df, "kind");
 	const struct hd_df_col *sk = hd_df_col(df, "skew_sectors"), *tr = hd_df_col(df, "track");
@@ -179,7 +199,7 @@ static int surfaces_of(const struct hd_df *df, int main, int cyl)
 	for (size_t i = 0; i < df->nrows; i++) {
 		if ((int)loc->num[i] != main || strcmp(hd_df_str(op, i), "read") ||
 		    (strcmp(hd_df_str(kind, i), "walk") && strcmp(hd_df_str(kind, i), "find")) ||
-		    fabs(sk->num[i] - cyl) > 0.3)
+		    !skew_is(sk->num[i], cyl, tol))
 			continue;
 		if (!isnan(last) && last > tr->num[i] && last - tr->num[i] <= 1024) {
 			counts[(int)(last - tr->num[i])]++;
@@ -245,7 +265,7 @@ void fit_layout(struct fit *f, const struct inputs *in)
 	struct kind k[2][K_N];
 	struct need nd[2][K_N];
 	int have[2][K_N], head, cyl, main, h;
-	double rev, unit, *buf;
+	double rev, unit, *buf, tol;
 	size_t cap;
 
 	f->layout.offset_bytes = f->layout.track_bytes = NAN;
@@ -277,12 +297,15 @@ void fit_layout(struct fit *f, const struct inputs *in)
 			f->layout.offset_bytes = hd_df_col(df, "offset_bytes")->num[i];
 			f->layout.track_bytes = spt->num[i] * unit;
 		}
-	skews(df, main, &head, &cyl);
+	tol = meta_num(df, "skew_tolerance_sectors");
+	if (!(tol > 0))
+		tol = 0;
+	skews(df, main, tol, &head, &cyl);
 	if (head >= 0)
 		f->layout.track_skew = head;
 	if (cyl >= 0)
 		f->layout.cylinder_skew = cyl;
-	h = surfaces_of(df, main, cyl);
+	h = surfaces_of(df, main, cyl, tol);
 	if (h > 0)
 		f->fig[HD_FIG_SURFACES] = (struct hd_fit_fig){ h, h, h, surf_method };
 
@@ -303,10 +326,12 @@ void fit_layout(struct fit *f, const struct inputs *in)
 		double st, I, n, g;
 
 		if ((int)loc->num[i] != main || (!w && strcmp(hd_df_str(kind, i), "walk")) ||
-		    strcmp(hd_df_str(cls, i), "media") || sk->num[i] < -0.5 || fabs(sk->num[i] - r) > 0.3 ||
-		    !(spt->num[i] > 0))
+		    strcmp(hd_df_str(cls, i), "media") || sk->num[i] < -0.5 - tol ||
+		    (!(tol > 0) && fabs(sk->num[i] - r) > 0.3) || !(spt->num[i] > 0))
 			continue;
-		t = r == 0 ? K_SAME : r == head ? K_HEAD : r == cyl ? K_CYL : -1;
+		t = skew_is(fabs(sk->num[i]), 0, tol) ? K_SAME : skew_is(sk->num[i], head, tol) ? K_HEAD
+			: skew_is(sk->num[i], cyl, tol)				   ? K_CYL
+										   : -1;
 		if (t < 0)
 			continue;
 		st = rev / spt->num[i];

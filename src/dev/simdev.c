@@ -5,6 +5,7 @@
  * model's sector size, as a 512e disk does.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ struct simdev {
 	struct hd_sim *s;
 	int wc_changed;		/* the write cache was switched: wc_was goes back */
 	int wc_was;
+	double host_ns;		/* the host path's mean delay (host_us=), 0: none */
+	struct hd_rng host_rng;	/* its own stream: the drive's plan is the seed's */
 };
 
 static struct hd_sim *sim_of(struct hd_dev *d)
@@ -30,15 +33,31 @@ static struct hd_sim *sim_of(struct hd_dev *d)
 	return ((struct simdev *)d->priv)->s;
 }
 
+/*
+ * The host path (host_us=U): the host learns of each access's completion
+ * after a delay drawn from an exponential distribution of mean U
+ * microseconds (an interrupt, a wake-up, a busy CPU), while the drive,
+ * done, idles.  Only the one-at-a-time accesses; queued ones are reaped
+ * when the drive completes them.
+ */
+static int host_path(struct hd_dev *d, int rc)
+{
+	struct simdev *sd = d->priv;
+
+	if (sd->host_ns > 0)
+		hd_sim_idle(sd->s, (int64_t)(-sd->host_ns * log(1 - hd_rng_uniform(&sd->host_rng))));
+	return rc;
+}
+
 static int sim_read(struct hd_dev *d, void *buf, size_t len, uint64_t off)
 {
-	return hd_sim_io(sim_of(d), HD_OP_READ, buf, len, off, NULL);
+	return host_path(d, hd_sim_io(sim_of(d), HD_OP_READ, buf, len, off, NULL));
 }
 
 static int sim_write(struct hd_dev *d, const void *buf, size_t len, uint64_t off)
 {
 	/* The engine only reads from buf on a write. */
-	return hd_sim_io(sim_of(d), HD_OP_WRITE, (void *)(uintptr_t)buf, len, off, NULL);
+	return host_path(d, hd_sim_io(sim_of(d), HD_OP_WRITE, (void *)(uintptr_t)buf, len, off, NULL));
 }
 
 /* A forced-unit-access write, then the device's own mode again. */
@@ -49,7 +68,7 @@ static int sim_write_fua(struct hd_dev *d, const void *buf, size_t len, uint64_t
 	hd_sim_set_fua(sim_of(d), 1);
 	rc = hd_sim_io(sim_of(d), HD_OP_WRITE, (void *)(uintptr_t)buf, len, off, NULL);
 	hd_sim_set_fua(sim_of(d), d->sync);
-	return rc;
+	return host_path(d, rc);
 }
 
 static int64_t sim_now(struct hd_dev *d)
@@ -236,25 +255,67 @@ static const struct hd_dev_ops sim_ops = {
 };
 
 /*
+ * The options at the end of a spec, in any order: ",seed=N" and
+ * ",host_us=U".  *end receives where the name ends.  0, or -EINVAL with
+ * the message in err.
+ */
+static int sim_spec_opts(const char *spec, const char **end, uint64_t *seed, double *host_us, char *err,
+			 size_t errlen)
+{
+	const char *e = spec + strlen(spec), *c;
+
+	for (;;) {
+		size_t n = (size_t)(e - spec);
+		char v[64];
+
+		for (c = e; c > spec && c[-1] != ','; c--)
+			;
+		if (c == spec)
+			break;
+		c--;
+		if (n - (size_t)(c - spec) >= sizeof(v))
+			break;
+		memcpy(v, c, (size_t)(e - c));
+		v[e - c] = '\0';
+		if (strncmp(v, ",seed=", 6) == 0) {
+			if (hd_parse_u64(v + 6, seed)) {
+				snprintf(err, errlen, "sim:%s: bad seed '%s'", spec, v + 6);
+				return -EINVAL;
+			}
+		} else if (strncmp(v, ",host_us=", 9) == 0) {
+			char *x;
+
+			*host_us = strtod(v + 9, &x);
+			if (x == v + 9 || *x || !(*host_us >= 0 && *host_us <= 1e6)) {
+				snprintf(err, errlen, "sim:%s: bad host_us '%s' (microseconds, 0 to 1000000)", spec,
+					 v + 9);
+				return -EINVAL;
+			}
+		} else {
+			break;
+		}
+		e = c;
+	}
+	*end = e;
+	return 0;
+}
+
+/*
  * spec: "NAME" or "PATH.drive", optionally followed by ",seed=N" (default
- * seed 1), which seeds seek jitter and write retries.
+ * seed 1), which seeds seek jitter and write retries, and ",host_us=U",
+ * the host path's mean delay (host_path).
  */
 int hd_sim_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t errlen)
 {
 	struct simdev *sd;
 	char name[4096];
-	const char *comma = strrchr(spec, ',');
+	const char *comma;
 	uint64_t seed = 1;
+	double host_us = 0;
 	int rc;
 
-	if (comma && strncmp(comma, ",seed=", 6) == 0) {
-		if (hd_parse_u64(comma + 6, &seed)) {
-			snprintf(err, errlen, "sim:%s: bad seed '%s'", spec, comma + 6);
-			return -EINVAL;
-		}
-	} else {
-		comma = spec + strlen(spec);
-	}
+	if ((rc = sim_spec_opts(spec, &comma, &seed, &host_us, err, errlen)))
+		return rc;
 	if ((size_t)(comma - spec) >= sizeof(name)) {
 		snprintf(err, errlen, "open %s: %s", d->path, strerror(ENAMETOOLONG));
 		return -ENAMETOOLONG;
@@ -278,6 +339,8 @@ int hd_sim_open(struct hd_dev *d, const char *spec, int flags, char *err, size_t
 		snprintf(err, errlen, "malloc %s: %s", d->path, strerror(-rc));
 		return rc;
 	}
+	sd->host_ns = host_us * 1e3;
+	hd_rng_seed(&sd->host_rng, seed ^ 0x686f7374ULL);
 	d->ops = &sim_ops;
 	d->kind = HD_DEV_SIM;
 	d->size = sd->m->sectors * sd->m->sector_bytes;

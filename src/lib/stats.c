@@ -249,3 +249,37 @@ int hd_write_decide(const struct hd_write_test *w, const double *dist, const dou
 	free(f);
 	return rc;
 }
+
+size_t hd_int_groups(const int *v, const int *c, size_t n, double tol, int *gv, int *gc)
+{
+	size_t *ix = malloc((n ? n : 1) * sizeof(*ix)), m = 0;
+
+	if (!ix)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		/* Insertion sort of the indices by value: a few dozen values. */
+		while (j > 0 && v[ix[j - 1]] > v[i]) {
+			ix[j] = ix[j - 1];
+			j--;
+		}
+		ix[j] = i;
+	}
+	for (size_t i = 0; i < n;) {
+		double sum = 0;
+		int cnt = 0;
+		size_t j = i;
+
+		do {
+			sum += (double)v[ix[j]] * c[ix[j]];
+			cnt += c[ix[j]];
+			j++;
+		} while (j < n && v[ix[j]] - v[ix[j - 1]] <= tol);
+		gv[m] = cnt > 0 ? (int)lround(sum / cnt) : v[ix[i]];
+		gc[m++] = cnt;
+		i = j;
+	}
+	free(ix);
+	return m;
+}

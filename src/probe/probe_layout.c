@@ -41,6 +41,7 @@
 #include "hddscope/msg.h"
 #include "hddscope/probes.h"
 #include "hddscope/session.h"
+#include "hddscope/stats.h"
 
 #define O(member) offsetof(struct hd_layout_opts, member)
 
@@ -88,9 +89,10 @@ struct smp {
 	int write;
 };
 
-#define MAX_SKEWS 16
+#define MAX_SKEWS 64
 #define MAX_SMP 8192
 #define MAX_CYLX 1024
+#define MAX_SEEN 256
 
 struct lay {
 	struct hd_session *s;
@@ -117,6 +119,19 @@ struct lay {
 	int fua;		/* 1: FUA writes; 0: the device writes through (--sync) */
 	double t0_plan;		/* the slack a crossing set up for the step after it (ns), 0: none */
 	int rotates;		/* sectors per track were found somewhere: the revolution is one */
+	/*
+	 * The clock's noise, where sectors per track had to be found through
+	 * it (lay_spt_noisy): a measured skew within tol sectors of a value is
+	 * that value (0: the clock places a sector to a fraction of one, and a
+	 * skew is its nearest whole number within 0.3).
+	 */
+	double tol;
+	double noise_ns;	/* the completions' spread (the pairs' robust sd), 0 where not measured */
+	int noisy_cap;		/* long steps lay_spt_noisy may take here */
+	int noisy;		/* the first place's short steps showed the clock's noise */
+	double rev_w, rev_ws;	/* the revolution pooled over the noisy places: weights, weighted sum */
+	int seen[MAX_SEEN];	/* sectors per track found at the places before */
+	size_t nseen;
 };
 
 /* x modulo m into [0, m). */
@@ -126,6 +141,8 @@ static double fmodp(double x, double m)
 
 	return r < 0 ? r + m : r;
 }
+
+static int sk_near_known(const struct lay *L, double sk);
 
 /*
  * One access of one unit at y (a read, or with write a write of wsrc's
@@ -181,7 +198,7 @@ static int lay_access(struct lay *L, uint64_t y, int64_t delay_ns, const char *k
 		A = fmodp(L->A_prev + fmodp(I, L->rev) / L->st, L->S);
 		/* P = A - (y + 1): its step down is the skew. */
 		sk = fmodp(-((A - (double)(y + 1)) - (L->A_prev - (double)(L->y_prev + 1))), L->S);
-		if (sk > L->S - 0.5)
+		if (sk > L->S - 0.5 - L->tol)
 			sk -= L->S;
 		g = I - L->st - n * L->rev;
 		*made = n < 0.5;
@@ -194,7 +211,7 @@ static int lay_access(struct lay *L, uint64_t y, int64_t delay_ns, const char *k
 	 * starts: where it does, it is a media read.
 	 */
 	if (cls == HD_CLASS_CACHE) {
-		if (!isnan(sk) && fabs(sk - lround(sk)) < 0.02) {
+		if (!isnan(sk) && (L->tol > 0 ? sk_near_known(L, sk) : fabs(sk - lround(sk)) < 0.02)) {
 			cls = HD_CLASS_MEDIA;
 			s->ncache--;
 			s->nmedia++;
@@ -247,6 +264,267 @@ static double median(double *v, size_t n)
 }
 
 /*
+ * Sectors per revolution where the clock is noisier than the steps of
+ * lay_spt allow: a host path whose completions jitter by microseconds (an
+ * interrupt, a wake-up; a drive served through another kernel device).  A
+ * sector's angle is S times the clock's noise over the revolution: at 238
+ * sectors a track and 8.3 ms, 5 us of noise is a seventh of a sector, and
+ * the slope over a fifth of a track carries five times that.
+ *
+ * So the steps are of two lengths on one track: short ones, q units back
+ * (a sixteenth of a track), and one from near the top of a track to near
+ * its bottom, k units back.  Each interval is (n + 1) rev - k st for a
+ * whole number n of revolutions missed, and the line through both kinds
+ * gives rev and st, and S = rev / st, to about the noise over the
+ * difference of the two lengths' angles (most of a revolution); the rough
+ * revolution lay_spt had, which noise biases (0.2% at 20 us, a tenth of a
+ * sector in S), is left behind.  To stay on one track the short steps go
+ * down until one crosses (its interval off rev - q st by more than tol0
+ * sectors: the skew, tens of sectors), which lands within q of a track's
+ * top; the long step keeps a margin clear of that track's bottom (its
+ * length S0, the rough estimate, off by a few).  A long step whose own S
+ * (its interval with the rough revolution) lies far from the others' (a
+ * crossing, a slip) is left out, as the short steps that crossed are.
+ * Tracks are taken until S's standard error is under NOISY_SE (at least
+ * NOISY_MIN long steps), up to L->noisy_cap of them; S is the whole number
+ * within 0.3 of rev / st.  The steps' spread about the line is the clock's
+ * noise (noise_ns), and four times it in sectors, at least 1.5, the
+ * tolerance of every skew after (tol).  Returns the last unit read (0: the
+ * run must stop); L->S 0 where no whole number stands.
+ */
+#define NOISY_SE 0.1
+#define NOISY_MIN 8
+#define NOISY_MAIN 48
+#define NOISY_POINT 24
+#define NOISY_POINTS 24
+#define NOISY_REFINE 3
+
+/* The steps of lay_spt_noisy: interval, units back, revolutions (n + 1), and whether the line keeps it. */
+struct nsteps {
+	double *I, *k, *n1;
+	unsigned char *ok;
+	size_t m;
+};
+
+/* Least squares in rev and st of I = n1 rev - k st over the steps kept: 0, or -1 where it does not stand. */
+static int nline_fit(const struct nsteps *s, double *rev, double *st, double *var_rev, double *sd)
+{
+	double a = 0, b = 0, c = 0, p = 0, q = 0, det, rss = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->m; i++)
+		if (s->ok[i]) {
+			a += s->n1[i] * s->n1[i];
+			b -= s->n1[i] * s->k[i];
+			c += s->k[i] * s->k[i];
+			p += s->n1[i] * s->I[i];
+			q -= s->k[i] * s->I[i];
+			n++;
+		}
+	det = a * c - b * b;
+	if (n < 4 || !(fabs(det) > 0))
+		return -1;
+	*rev = (c * p - b * q) / det;
+	*st = (a * q - b * p) / det;
+	if (!(*st > 0) || !(*rev > 0))
+		return -1;
+	for (size_t i = 0; i < s->m; i++)
+		if (s->ok[i]) {
+			double r = s->I[i] - (s->n1[i] * *rev - s->k[i] * *st);
+
+			rss += r * r;
+		}
+	*sd = sqrt(rss / (double)(n - 2));
+	*var_rev = *sd * *sd * c / det;
+	return 0;
+}
+
+/*
+ * The line I = (n + 1) rev - k st through the steps (least squares in rev
+ * and st): rev, its variance and the steps' spread sd about the line.  -1
+ * where it does not stand.
+ */
+static int noisy_line(struct nsteps *s, double *rev, double *var_rev, double *sd)
+{
+	double st;
+
+	memset(s->ok, 1, s->m);
+	return nline_fit(s, rev, &st, var_rev, sd);
+}
+
+/*
+ * S = rev / st with the revolution pooled over the places measured so far
+ * and this one's (rev_i, var_i: one turning speed under every head): st
+ * from the steps with that revolution held, *se from st's noise and the
+ * pool's.  -1 where it does not stand.
+ */
+static int noisy_S(const struct lay *L, const struct nsteps *s, double rev_i, double var_i, double sd, double *S,
+		   double *se, double *rev)
+{
+	double w = L->rev_w + 1 / var_i, rp = (L->rev_ws + rev_i / var_i) / w, kk = 0, kn = 0, num = 0, st;
+
+	for (size_t i = 0; i < s->m; i++)
+		if (s->ok[i]) {
+			kk += s->k[i] * s->k[i];
+			kn += s->k[i] * s->n1[i];
+			num += s->k[i] * (s->n1[i] * rp - s->I[i]);
+		}
+	if (!(kk > 0))
+		return -1;
+	st = num / kk;
+	if (!(st > 0))
+		return -1;
+	*rev = rp;
+	*S = rp / st;
+	/* S moves with the revolution held by (1 - S kn / kk) / st for each unit of it. */
+	*se = sqrt(pow(*S * sd / sqrt(kk) / st, 2) + pow((1 - *S * kn / kk) / st, 2) / w);
+	return 0;
+}
+
+
+/*
+ * The whole number S stands for, with its standard error se over nl long
+ * steps: the nearest where within 0.3, se at most 2 NOISY_SE and nl at
+ * least NOISY_MIN (fewer say little of their own spread); or a number found at another
+ * place (a zone seen before) within 2 se of it, at most 0.7 (zones differ
+ * by two sectors or more), se at most 3.5 NOISY_SE.  0 where none.
+ */
+static int noisy_whole(const struct lay *L, double S, double se, int nl)
+{
+	int best = 0;
+	double bd = INFINITY;
+
+	if (nl >= NOISY_MIN && se <= 2 * NOISY_SE && fabs(S - lround(S)) <= 0.3)
+		return (int)lround(S);
+	for (size_t i = 0; se <= 3.5 * NOISY_SE && i < L->nseen; i++) {
+		double d = fabs(S - L->seen[i]);
+
+		if (d <= fmin(2 * se, 0.7) && d < bd) {
+			bd = d;
+			best = L->seen[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * Whether the long steps (k above a tenth of S) spread about S more than
+ * the clock's noise sd allows: their median absolute deviation, in units
+ * of each one's noise, over twice a normal spread's (0.6745), robust to
+ * the odd step over a slip.  At a zone boundary the tracks walked down lie
+ * in two zones, and S came out between them (239 for 238 and 240).
+ */
+static int noisy_mixed(const struct nsteps *s, double rev, double sd, double S)
+{
+	double z[NOISY_MAIN * 16];
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->m && n < sizeof(z) / sizeof(z[0]); i++) {
+		double Si;
+
+		if (!s->ok[i] || s->k[i] < S / 10 || !(s->n1[i] * rev - s->I[i] > 0))
+			continue;
+		Si = s->k[i] * rev / (s->n1[i] * rev - s->I[i]);
+		z[n++] = fabs(Si - S) / (Si * Si * sd / (rev * s->k[i]));
+	}
+	return n >= 4 && median(z, n) > 2 * 0.6745;
+}
+
+static uint64_t lay_spt_noisy(struct lay *L, uint64_t y, double S0)
+{
+	int cap = L->noisy_cap, made, nl = 0, reads = 0;
+	long q = (long)(S0 / 16) > 2 ? (long)(S0 / 16) : 2, mg = q + (long)(S0 / 25) + 2;
+	size_t room = (size_t)cap * 16, m = 0;
+	double *I = malloc(room * 3 * sizeof(double)), *K = I ? I + room : NULL, *N1 = I ? I + 2 * room : NULL;
+	unsigned char ok[NOISY_MAIN * 16];
+	struct nsteps ns = { I, K, N1, ok, 0 };
+	double Sv[NOISY_MAIN], st0 = L->rev / S0, tol0 = fmax(2, S0 / 40), slack, rev = NAN, se = INFINITY;
+	double sd = 0, rev_i, var_i, Sh = NAN;
+
+	L->S = 0;
+	if (!I || cap > NOISY_MAIN || !(S0 >= 32) || (uint64_t)(S0 * 2) >= y || !L->prev_media) {
+		free(I);
+		return y;
+	}
+	while (nl < cap && reads < cap * 8 && m + 2 < room && y > (uint64_t)(3 * S0)) {
+		int64_t t = L->t_prev;
+		uint64_t x = y - (uint64_t)q, xb;
+		double d, Iv, Sk;
+
+		/* Down by q until a read crosses to the next track. */
+		if (lay_access(L, x, 0, "spt", 0, NULL, NULL, &made, &slack)) {
+			free(I);
+			return 0;
+		}
+		reads++;
+		y = x;
+		if (!L->prev_media)
+			continue;
+		Iv = (double)(L->t_prev - t);
+		d = fmodp(Iv - (L->rev - (double)q * st0) + L->rev / 2, L->rev) - L->rev / 2;
+		if (fabs(d) <= tol0 * st0) {
+			I[m] = Iv;
+			K[m] = (double)q;
+			N1[m++] = (double)lround((Iv + (double)q * st0) / L->rev);
+			continue;
+		}
+		/* x lies within q of its track's top: the long step to a margin above its bottom. */
+		xb = x + (uint64_t)q - (uint64_t)lround(S0) + (uint64_t)mg;
+		if (xb >= x)
+			break;
+		t = L->t_prev;
+		if (lay_access(L, xb, 0, "spt", 0, NULL, NULL, &made, &slack)) {
+			free(I);
+			return 0;
+		}
+		reads++;
+		y = xb;
+		if (!L->prev_media)
+			continue;
+		Iv = (double)(L->t_prev - t);
+		Sk = (double)(x - xb) * L->rev / (L->rev - fmodp(Iv, L->rev));
+		/* Far from the others: a crossing, a slip. */
+		if (nl >= 4) {
+			double tmp[NOISY_MAIN], med;
+
+			memcpy(tmp, Sv, (size_t)nl * sizeof(double));
+			med = median(tmp, (size_t)nl);
+			if (fabs(Sk - med) > fmax(2, 0.02 * med))
+				continue;
+		}
+		Sv[nl++] = Sk;
+		I[m] = Iv;
+		K[m] = (double)(x - xb);
+		N1[m++] = (double)lround((Iv + (double)(x - xb) * st0) / L->rev);
+		/* Enough: S to a tenth; at a zone point, a whole number that stands (a zone seen before, mostly). */
+		ns.m = m;
+		if (nl >= (cap == NOISY_MAIN ? NOISY_MIN : NOISY_MIN / 2) && noisy_line(&ns, &rev_i, &var_i, &sd) == 0 &&
+		    fabs(rev_i / L->rev - 1) < 0.01 && noisy_S(L, &ns, rev_i, var_i, sd, &Sh, &se, &rev) == 0 &&
+		    ((nl >= NOISY_MIN && se <= NOISY_SE) ||
+		     (cap < NOISY_MAIN && noisy_whole(L, Sh, se, nl) > 0 && !noisy_mixed(&ns, rev, sd, Sh))))
+			break;
+	}
+	ns.m = m;
+	if (nl >= (cap == NOISY_MAIN ? NOISY_MIN : NOISY_MIN / 2) && noisy_line(&ns, &rev_i, &var_i, &sd) == 0 &&
+	    fabs(rev_i / L->rev - 1) < 0.01 && noisy_S(L, &ns, rev_i, var_i, sd, &Sh, &se, &rev) == 0) {
+		int v = noisy_mixed(&ns, rev, sd, Sh) ? 0 : noisy_whole(L, Sh, se, nl);
+
+		L->rev_w += 1 / var_i;
+		L->rev_ws += rev_i / var_i;
+		if (v >= 32) {
+			L->S = v;
+			L->rev = rev;
+			L->st = rev / L->S;
+			L->rotates = 1;
+			L->noise_ns = sd;
+			L->tol = fmax(1.5, 4 * sd / L->st);
+		}
+	}
+	free(I);
+	return y;
+}
+
+/*
  * Sectors per revolution at y (and, where it is not known yet, the
  * revolution): reads back from y by k units, each on the same track but
  * for the odd one, take rev - k * st.  Leaves the head at the last read and
@@ -289,6 +567,16 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 		for (int a = 0; a < nk; a++)
 			v[n++] = I[a] + K[a] * L->st;
 		L->rev = median(v, n);
+		/*
+		 * The clock's noise: the reads' spread about that line (robust: one
+		 * of them may have crossed to another track).  Over a twentieth of
+		 * a sector (a true clock is exact to nanoseconds), a step's agreement
+		 * with a whole number is chance: every place takes lay_spt_noisy.
+		 */
+		for (int a = 0; a < nk; a++)
+			v[a] = fabs(I[a] + K[a] * L->st - L->rev);
+		if (nk >= 3 && median(v, (size_t)nk) > 0.05 * L->st)
+			L->noisy = 1;
 		/* Spinning disks turn in 1 to 100 ms: anything else is no rotation (an SSD, a file in RAM). */
 		if (!(L->st > 0) || !(L->rev >= 1e6 && L->rev <= 1e8) || L->rev / L->st > 100000) {
 			L->rev = 0;
@@ -302,6 +590,8 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 	{
 		int ks[4] = { guess / 5, guess / 4, guess / 3, 3 };
 		int est[4], ne = 0, best = 0, bestc = 0;
+		double raw[4];
+		size_t nraw = 0;
 
 		for (int i = 0; i < 4; i++) {
 			int64_t t = L->t_prev;
@@ -320,6 +610,8 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 			Sv = stv > 0 ? L->rev / stv : 0;
 			if (Sv >= 4 && fabs(Sv - lround(Sv)) < 0.25)
 				est[ne++] = (int)lround(Sv);
+			if (k >= 8 && Sv >= 32)
+				raw[nraw++] = Sv;
 		}
 		for (int i = 0; i < ne; i++) {
 			int c = 0;
@@ -331,17 +623,98 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 				best = est[i];
 			}
 		}
-		/* Every disk holds dozens of sectors a track at least: fewer is noise that happened to agree. */
+		/*
+		 * Every disk holds dozens of sectors a track at least: fewer is noise
+		 * that happened to agree.  A step that crossed to another track is
+		 * off by its skew over k (a slip by S / k): sectors, not a fraction;
+		 * one off by less than two is the clock's noise, and two that agreed
+		 * beside it may have done so by chance.
+		 */
+		for (size_t i = 0; i < nraw; i++)
+			if (L->noisy || (fabs(raw[i] - best) > 0.25 && fabs(raw[i] - best) <= 2))
+				bestc = 0;
 		if (bestc >= 2 && best >= 32) {
 			L->S = best;
 			L->st = L->rev / best;
 			L->rotates = 1;
+		} else if (nraw >= 2 || (nraw && (L->tol > 0 || L->noisy))) {
+			/* The steps disagree: the clock is noisier than they allow. */
+			y = lay_spt_noisy(L, y, nraw >= 2 ? median(raw, nraw) : raw[0]);
 		}
 	}
+	if (L->S > 0 && L->nseen < MAX_SEEN)
+		L->seen[L->nseen++] = L->S;
 	return y;
 }
 
 /* ---- the walk ---- */
+
+/*
+ * A measured skew's circular distance (mod S) from the whole number v, in
+ * sectors.
+ */
+static double sk_dist(const struct lay *L, double sk, int v)
+{
+	return fabs(fmodp(sk - v + L->S / 2.0, L->S) - L->S / 2.0);
+}
+
+static void skew_top(const struct lay *L, int *head, int *cyl);
+
+/*
+ * Whether the clock placed a measured skew: within 0.3 of a whole number,
+ * or with a noisy clock (tol) any measure at all.
+ */
+static int sk_placed(const struct lay *L, double sk)
+{
+	return !isnan(sk) && (L->tol > 0 || fabs(sk - lround(sk)) <= 0.3);
+}
+
+/*
+ * The whole number a placed skew stands for: its nearest, or with a noisy
+ * clock 0, the track skew or the cylinder skew where it lies within tol of
+ * one (the nearest), else its nearest.
+ */
+static int sk_round(const struct lay *L, double sk)
+{
+	int head, cyl, v[3], best = (int)lround(sk);
+	double bd = INFINITY;
+
+	if (!(L->tol > 0))
+		return best;
+	skew_top(L, &head, &cyl);
+	v[0] = 0;
+	v[1] = head;
+	v[2] = cyl;
+	for (int i = 0; i < 3; i++) {
+		double dd = v[i] >= 0 ? sk_dist(L, sk, v[i]) : INFINITY;
+
+		if (dd <= L->tol && dd < bd) {
+			bd = dd;
+			best = v[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * With a noisy clock, whether a measured skew lies within half the
+ * tolerance of 0 or of a skew seen: a hit's completion falls anywhere, so
+ * one lands there by chance once in some S / (1.5 tol) reads.
+ */
+static int sk_near_known(const struct lay *L, double sk)
+{
+	int v = sk_round(L, sk);
+	int head, cyl;
+
+	skew_top(L, &head, &cyl);
+	return (v == 0 || v == head || v == cyl) && sk_dist(L, sk, v) <= L->tol / 2;
+}
+
+/* Whether two whole-number skews are one: equal, or with a noisy clock within tol. */
+static int sk_same(const struct lay *L, int a, int b)
+{
+	return L->tol > 0 ? sk_dist(L, a, b) <= L->tol : a == b;
+}
 
 /* Count a measured skew (rounded) into the clusters. */
 static void skew_count(struct lay *L, int sk)
@@ -357,21 +730,30 @@ static void skew_count(struct lay *L, int sk)
 	}
 }
 
+
 /* The most frequent skew (the track skew) and the next (the cylinder skew); -1 where none. */
 static void skew_top(const struct lay *L, int *head, int *cyl)
 {
-	int c1 = 0, c2 = 0;
+	int c1 = 0, c2 = 0, gv[MAX_SKEWS], gc[MAX_SKEWS];
+	const int *sv = L->skv, *sc = L->skc;
+	size_t n = L->nsk;
 
+	/* With a noisy clock, a skew measured in several whole numbers: their groups. */
+	if (L->tol > 0) {
+		n = hd_int_groups(L->skv, L->skc, L->nsk, L->tol, gv, gc);
+		sv = gv;
+		sc = gc;
+	}
 	*head = *cyl = -1;
-	for (size_t i = 0; i < L->nsk; i++) {
-		if (L->skc[i] > c1 || (L->skc[i] == c1 && L->skv[i] < *head)) {
+	for (size_t i = 0; i < n; i++) {
+		if (sc[i] > c1 || (sc[i] == c1 && sv[i] < *head)) {
 			*cyl = *head;
 			c2 = c1;
-			*head = L->skv[i];
-			c1 = L->skc[i];
-		} else if (L->skc[i] > c2) {
-			*cyl = L->skv[i];
-			c2 = L->skc[i];
+			*head = sv[i];
+			c1 = sc[i];
+		} else if (sc[i] > c2) {
+			*cyl = sv[i];
+			c2 = sc[i];
 		}
 	}
 	/* Two tracks to a cylinder: as many of each; the longer skew is the cylinder's. */
@@ -386,12 +768,12 @@ static int type_of(const struct lay *L, int sk)
 {
 	int head, cyl;
 
-	if (sk == 0)
+	if (sk_same(L, sk, 0))
 		return TY_SAME;
 	skew_top(L, &head, &cyl);
-	if (sk == head)
+	if (head >= 0 && sk_same(L, sk, head))
 		return TY_HEAD;
-	if (sk == cyl)
+	if (cyl >= 0 && sk_same(L, sk, cyl))
 		return TY_CYL;
 	return TY_OTHER;
 }
@@ -437,9 +819,9 @@ static void note_sample(struct lay *L, double sk, int made, double slack, int wr
 {
 	int r;
 
-	if (made < 0 || isnan(sk) || fabs(sk - lround(sk)) > 0.3 || L->nsmp >= MAX_SMP)
+	if (made < 0 || !sk_placed(L, sk) || L->nsmp >= MAX_SMP)
 		return;
-	r = (int)lround(sk);
+	r = sk_round(L, sk);
 	L->smp[L->nsmp++] = (struct smp){ slack, made, r, write };
 }
 
@@ -523,13 +905,13 @@ static int lay_find(struct lay *L, uint64_t *y, uint64_t *Lt, uint64_t *b, long 
 		if (lay_access(L, x, 0, "find", 0, NULL, &sk, &made, &slack))
 			return -1;
 		*y = x;
-		if (isnan(sk) || fabs(sk - lround(sk)) > 0.3) {
+		if (!sk_placed(L, sk)) {
 			/* A read the clock cannot place: start again from here. */
 			lo = x + 1 >= *Lt ? x + 1 - *Lt : 0;
 			hi = x;
 			continue;
 		}
-		if (lround(sk) == 0) {
+		if (sk_round(L, sk) == 0) {
 			hi = x;
 		} else {
 			skew_count(L, (int)lround(sk));
@@ -757,11 +1139,11 @@ static int lay_walk(struct lay *L, uint64_t y, uint64_t ntracks, uint64_t ncyl, 
 			       jump, 0, &cross, &sk);
 		if (rc < 0)
 			return -1;
-		if (rc == 0 && !isnan(sk) && fabs(sk - lround(sk)) <= 0.3) {
-			int r = (int)lround(sk);
+		if (rc == 0 && sk_placed(L, sk)) {
+			int r = sk_round(L, sk);
 
 			if (jump >= 0) {
-				if (r == jump) {
+				if (sk_same(L, r, jump) || (L->tol > 0 && sk_dist(L, sk, jump) <= L->tol)) {
 					b -= (uint64_t)(L->track - tgt) * Lt;
 					L->track = tgt;
 					continue;
@@ -770,7 +1152,7 @@ static int lay_walk(struct lay *L, uint64_t y, uint64_t ntracks, uint64_t ncyl, 
 				break;
 			} else {
 				if (r != 0 && (uint64_t)(start - L->track) < ntracks) {
-					skew_count(L, r);
+					skew_count(L, (int)lround(sk));
 					if (type_of(L, r) == TY_CYL && L->ncylx < MAX_CYLX)
 						L->cylx[L->ncylx++] = L->track;
 				}
@@ -817,7 +1199,7 @@ static int lay_wwalk(struct lay *L, const struct trk *tr, size_t ntrk, uint64_t 
 		int cross, rc;
 		double sk;
 
-		if (tr[k].skew_below != cyl || tr[k + 1].t != tr[k].t - 1)
+		if (tr[k].skew_below < 0 || !sk_same(L, tr[k].skew_below, cyl) || tr[k + 1].t != tr[k].t - 1)
 			continue;
 		L->track = tr[k].t;
 		y = tr[k].b + (uint64_t)(walk_margin(L) + 1 + walk_width(L) / 2);
@@ -891,6 +1273,7 @@ static int lay_point(struct lay *L, uint64_t y, int guess, struct zpt *z)
 	L->loc++;
 	L->track = 0;
 	z->y = y;
+	L->noisy_cap = NOISY_POINT;
 	if (!lay_spt(L, y, guess) && hd_session_stop(L->s))
 		return -1;
 	z->S = L->S;
@@ -950,6 +1333,10 @@ static void lay_end_meta(struct lay *L, uint64_t main_y, int main_S, int writes)
 	hd_dfw_meta(w, "track_skew_sectors", "%d", head);
 	hd_dfw_meta(w, "cylinder_skew_sectors", "%d", cyl);
 	hd_dfw_meta(w, "surfaces_seen", "%d", h);
+	if (L->tol > 0) {
+		hd_dfw_meta(w, "clock_noise_ms", "%.6f", L->noise_ns / 1e6);
+		hd_dfw_meta(w, "skew_tolerance_sectors", "%.2f", L->tol);
+	}
 	if (writes)
 		hd_dfw_meta(w, "write_kind", "%s", L->fua ? "FUA" : "synchronous (--sync)");
 }
@@ -1053,6 +1440,7 @@ static int layout_run(void *vo)
 				L->loc++;
 				L->track = 0;
 				main_y = at;
+				L->noisy_cap = NOISY_MAIN;
 				if (!lay_spt(L, at, guess) && hd_session_stop(&s))
 					break;
 				main_S = L->S;
@@ -1078,6 +1466,14 @@ static int layout_run(void *vo)
 				break;
 			if (y + 1 >= L->nunits || y < 4096)
 				continue;
+			/*
+			 * Through a noisy clock a position costs some twenty reads a
+			 * track over several tracks, not nine: at most NOISY_POINTS
+			 * of them, evenly (a zone narrower than their spacing is
+			 * missed).
+			 */
+			if ((L->noisy || L->tol > 0) && np > NOISY_POINTS && i % ((np + NOISY_POINTS - 1) / NOISY_POINTS))
+				continue;
 			if (lay_point(L, y, guess ? guess : main_S, &zp[nz]))
 				break;
 			if (zp[nz].S > 0)
@@ -1085,7 +1481,9 @@ static int layout_run(void *vo)
 			nz++;
 			hd_run_progress(&s.run, ++stepc, total);
 		}
-		lay_refine_zones(L, zp, nz, o.refine, o.points);
+		/* Through a noisy clock, each bisection as dear: at most NOISY_REFINE of them a boundary. */
+		lay_refine_zones(L, zp, nz, (L->noisy || L->tol > 0) && o.refine > NOISY_REFINE ? NOISY_REFINE : o.refine,
+				 o.points);
 		done = !hd_session_stop(&s);
 	}
 	lay_end_meta(L, main_y, main_S, writes);

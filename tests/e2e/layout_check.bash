@@ -3,13 +3,14 @@
 # bytes per track at the walk, surfaces and the number of zones exactly (every zone of these
 # models is wider than the probe's spacing of 64 positions), head switch and one-cylinder seek
 # (with write also the write seek's extra) within max(0.15 ms, 15%).
-# layout_check MODEL NAME [write]: profile the layout (and a short response run for the revolution),
-# fit, compare with the model file MODEL (a .drive file).
+# layout_check MODEL NAME [write] [OPTS]: profile the layout (and a short response run for the
+# revolution), fit, compare with the model file MODEL (a .drive file); OPTS go after the device
+# spec (",host_us=10": a host path whose completions come late by 10 us on average).
 layout_check() {
-	local model=$1 name=$2 w=${3:-} d=$T/$2 off cyl
+	local model=$1 name=$2 w=${3:-} o=${4:-} d=$T/$2 off cyl
 	mkdir -p "$d"
-	run 0 "$HDDSCOPE" response -q --points 40 --reps 10 -o "$d/response.tsv" "sim:$model"
-	run 0 "$HDDSCOPE" layout -q ${w:+--write} -o "$d/layout.tsv" "sim:$model"
+	run 0 "$HDDSCOPE" response -q --points 40 --reps 10 -o "$d/response.tsv" "sim:$model$o"
+	run 0 "$HDDSCOPE" layout -q ${w:+--write} -o "$d/layout.tsv" "sim:$model$o"
 	[ "$(hdr "$d/layout.tsv" complete)" = yes ] || fail "$name: layout.tsv not complete"
 	run 0 "$HDDSCOPE" fit --json "$d"
 	cp "$T/out" "$d/fit.json"

@@ -232,10 +232,34 @@ START_TEST(sprt_error_rates)
 }
 END_TEST
 
+/*
+ * Skews measured through a noisy clock: 69, 70, 71 (one skew, 70) and 80,
+ * 81 (another, 81) in groups within 1.5 of each other; with tolerance 0
+ * each value its own group, as the exact clock counts them.
+ */
+START_TEST(int_groups)
+{
+	int v[] = { 81, 70, 69, 80, 71, 0 }, c[] = { 4, 30, 5, 1, 3, 9 }, gv[6], gc[6];
+	size_t n = hd_int_groups(v, c, 6, 1.5, gv, gc);
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(gv[0], 0);
+	ck_assert_int_eq(gc[0], 9);
+	ck_assert_int_eq(gv[1], 70);	/* (69 * 5 + 70 * 30 + 71 * 3) / 38 = 69.95 */
+	ck_assert_int_eq(gc[1], 38);
+	ck_assert_int_eq(gv[2], 81);	/* (80 + 81 * 4) / 5 = 80.8 */
+	ck_assert_int_eq(gc[2], 5);
+	n = hd_int_groups(v, c, 6, 0, gv, gc);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_int_eq(gv[1], 69);
+	ck_assert_int_eq(gc[5], 4);
+}
+END_TEST
+
 int main(void)
 {
 	return tu_main("compare", "stats", NULL, NULL,
 		       TU_TESTS(TU_TEST(typical_is_mid_decile), TU_TEST(crossing_curves), TU_TEST(identical_drives),
 				TU_TEST(too_few_samples), TU_TEST(steadier_drive), TU_TEST(band_width_is_the_revolution), TU_TEST(holm_steps_down), TU_TEST(p_values),
-				TU_TEST(wilson_interval), TU_TEST(sprt_error_rates)));
+				TU_TEST(wilson_interval), TU_TEST(sprt_error_rates), TU_TEST(int_groups)));
 }
