@@ -628,10 +628,12 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 		 * that happened to agree.  A step that crossed to another track is
 		 * off by its skew over k (a slip by S / k): sectors, not a fraction;
 		 * one off by less than two is the clock's noise, and two that agreed
-		 * beside it may have done so by chance.
+		 * beside it may have done so by chance.  So may any two once the
+		 * clock was found noisy (at the first position, or where a position
+		 * needed lay_spt_noisy): dtla307030 at 3 us took 379 for 378 so.
 		 */
 		for (size_t i = 0; i < nraw; i++)
-			if (L->noisy || (fabs(raw[i] - best) > 0.25 && fabs(raw[i] - best) <= 2))
+			if (L->noisy || L->tol > 0 || (fabs(raw[i] - best) > 0.25 && fabs(raw[i] - best) <= 2))
 				bestc = 0;
 		if (bestc >= 2 && best >= 32) {
 			L->S = best;
