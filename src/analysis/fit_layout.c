@@ -329,10 +329,13 @@ void fit_layout(struct fit *f, const struct inputs *in)
 		    strcmp(hd_df_str(cls, i), "media") || sk->num[i] < -0.5 - tol ||
 		    (!(tol > 0) && fabs(sk->num[i] - r) > 0.3) || !(spt->num[i] > 0))
 			continue;
-		t = skew_is(fabs(sk->num[i]), 0, tol) ? K_SAME : skew_is(sk->num[i], head, tol) ? K_HEAD
-			: skew_is(sk->num[i], cyl, tol)				   ? K_CYL
-										   : -1;
-		if (t < 0)
+		if (skew_is(fabs(sk->num[i]), 0, tol))
+			t = K_SAME;
+		else if (skew_is(sk->num[i], head, tol))
+			t = K_HEAD;
+		else if (skew_is(sk->num[i], cyl, tol))
+			t = K_CYL;
+		else
 			continue;
 		st = rev / spt->num[i];
 		I = hg->num[i] + lat->num[i];

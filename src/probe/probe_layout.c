@@ -134,6 +134,12 @@ struct lay {
 	size_t nseen;
 };
 
+/* Whether the clock was found noisy: at the first position's short steps, or a position needed the long ones. */
+static int lay_noisy(const struct lay *L)
+{
+	return L->noisy || L->tol > 0;
+}
+
 /* x modulo m into [0, m). */
 static double fmodp(double x, double m)
 {
@@ -299,57 +305,43 @@ static double median(double *v, size_t n)
 #define NOISY_POINTS 24
 #define NOISY_REFINE 3
 
-/* The steps of lay_spt_noisy: interval, units back, revolutions (n + 1), and whether the line keeps it. */
+/* The steps of lay_spt_noisy: interval, units back, revolutions (n + 1). */
 struct nsteps {
 	double *I, *k, *n1;
-	unsigned char *ok;
 	size_t m;
 };
-
-/* Least squares in rev and st of I = n1 rev - k st over the steps kept: 0, or -1 where it does not stand. */
-static int nline_fit(const struct nsteps *s, double *rev, double *st, double *var_rev, double *sd)
-{
-	double a = 0, b = 0, c = 0, p = 0, q = 0, det, rss = 0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->m; i++)
-		if (s->ok[i]) {
-			a += s->n1[i] * s->n1[i];
-			b -= s->n1[i] * s->k[i];
-			c += s->k[i] * s->k[i];
-			p += s->n1[i] * s->I[i];
-			q -= s->k[i] * s->I[i];
-			n++;
-		}
-	det = a * c - b * b;
-	if (n < 4 || !(fabs(det) > 0))
-		return -1;
-	*rev = (c * p - b * q) / det;
-	*st = (a * q - b * p) / det;
-	if (!(*st > 0) || !(*rev > 0))
-		return -1;
-	for (size_t i = 0; i < s->m; i++)
-		if (s->ok[i]) {
-			double r = s->I[i] - (s->n1[i] * *rev - s->k[i] * *st);
-
-			rss += r * r;
-		}
-	*sd = sqrt(rss / (double)(n - 2));
-	*var_rev = *sd * *sd * c / det;
-	return 0;
-}
 
 /*
  * The line I = (n + 1) rev - k st through the steps (least squares in rev
  * and st): rev, its variance and the steps' spread sd about the line.  -1
  * where it does not stand.
  */
-static int noisy_line(struct nsteps *s, double *rev, double *var_rev, double *sd)
+static int noisy_line(const struct nsteps *s, double *rev, double *var_rev, double *sd)
 {
-	double st;
+	double a = 0, b = 0, c = 0, p = 0, q = 0, det, rss = 0, st;
 
-	memset(s->ok, 1, s->m);
-	return nline_fit(s, rev, &st, var_rev, sd);
+	for (size_t i = 0; i < s->m; i++) {
+		a += s->n1[i] * s->n1[i];
+		b -= s->n1[i] * s->k[i];
+		c += s->k[i] * s->k[i];
+		p += s->n1[i] * s->I[i];
+		q -= s->k[i] * s->I[i];
+	}
+	det = a * c - b * b;
+	if (s->m < 4 || !(fabs(det) > 0))
+		return -1;
+	*rev = (c * p - b * q) / det;
+	st = (a * q - b * p) / det;
+	if (!(st > 0) || !(*rev > 0))
+		return -1;
+	for (size_t i = 0; i < s->m; i++) {
+		double r = s->I[i] - (s->n1[i] * *rev - s->k[i] * st);
+
+		rss += r * r;
+	}
+	*sd = sqrt(rss / (double)(s->m - 2));
+	*var_rev = *sd * *sd * c / det;
+	return 0;
 }
 
 /*
@@ -363,12 +355,11 @@ static int noisy_S(const struct lay *L, const struct nsteps *s, double rev_i, do
 {
 	double w = L->rev_w + 1 / var_i, rp = (L->rev_ws + rev_i / var_i) / w, kk = 0, kn = 0, num = 0, st;
 
-	for (size_t i = 0; i < s->m; i++)
-		if (s->ok[i]) {
-			kk += s->k[i] * s->k[i];
-			kn += s->k[i] * s->n1[i];
-			num += s->k[i] * (s->n1[i] * rp - s->I[i]);
-		}
+	for (size_t i = 0; i < s->m; i++) {
+		kk += s->k[i] * s->k[i];
+		kn += s->k[i] * s->n1[i];
+		num += s->k[i] * (s->n1[i] * rp - s->I[i]);
+	}
 	if (!(kk > 0))
 		return -1;
 	st = num / kk;
@@ -422,7 +413,7 @@ static int noisy_mixed(const struct nsteps *s, double rev, double sd, double S)
 	for (size_t i = 0; i < s->m && n < sizeof(z) / sizeof(z[0]); i++) {
 		double Si;
 
-		if (!s->ok[i] || s->k[i] < S / 10 || !(s->n1[i] * rev - s->I[i] > 0))
+		if (s->k[i] < S / 10 || !(s->n1[i] * rev - s->I[i] > 0))
 			continue;
 		Si = s->k[i] * rev / (s->n1[i] * rev - s->I[i]);
 		z[n++] = fabs(Si - S) / (Si * Si * sd / (rev * s->k[i]));
@@ -430,15 +421,33 @@ static int noisy_mixed(const struct nsteps *s, double rev, double sd, double S)
 	return n >= 4 && median(z, n) > 2 * 0.6745;
 }
 
+/*
+ * One read of lay_spt_noisy's at x: *y becomes x, *reads counts it, *I the
+ * interval from the read before.  1 for a media read, 0 for a hit (no
+ * interval), -1 when the run must stop.
+ */
+static int noisy_read(struct lay *L, uint64_t x, uint64_t *y, int *reads, double *I)
+{
+	int64_t t = L->t_prev;
+	double slack;
+	int made;
+
+	if (lay_access(L, x, 0, "spt", 0, NULL, NULL, &made, &slack))
+		return -1;
+	(*reads)++;
+	*y = x;
+	*I = (double)(L->t_prev - t);
+	return L->prev_media;
+}
+
 static uint64_t lay_spt_noisy(struct lay *L, uint64_t y, double S0)
 {
-	int cap = L->noisy_cap, made, nl = 0, reads = 0;
+	int cap = L->noisy_cap, nl = 0, reads = 0;
 	long q = (long)(S0 / 16) > 2 ? (long)(S0 / 16) : 2, mg = q + (long)(S0 / 25) + 2;
 	size_t room = (size_t)cap * 16, m = 0;
 	double *I = malloc(room * 3 * sizeof(double)), *K = I ? I + room : NULL, *N1 = I ? I + 2 * room : NULL;
-	unsigned char ok[NOISY_MAIN * 16];
-	struct nsteps ns = { I, K, N1, ok, 0 };
-	double Sv[NOISY_MAIN], st0 = L->rev / S0, tol0 = fmax(2, S0 / 40), slack, rev = NAN, se = INFINITY;
+	struct nsteps ns = { I, K, N1, 0 };
+	double Sv[NOISY_MAIN], st0 = L->rev / S0, tol0 = fmax(2, S0 / 40), rev = NAN, se = INFINITY;
 	double sd = 0, rev_i, var_i, Sh = NAN;
 
 	L->S = 0;
@@ -447,20 +456,17 @@ static uint64_t lay_spt_noisy(struct lay *L, uint64_t y, double S0)
 		return y;
 	}
 	while (nl < cap && reads < cap * 8 && m + 2 < room && y > (uint64_t)(3 * S0)) {
-		int64_t t = L->t_prev;
 		uint64_t x = y - (uint64_t)q, xb;
 		double d, Iv, Sk;
+		int rc;
 
 		/* Down by q until a read crosses to the next track. */
-		if (lay_access(L, x, 0, "spt", 0, NULL, NULL, &made, &slack)) {
+		if ((rc = noisy_read(L, x, &y, &reads, &Iv)) < 0) {
 			free(I);
 			return 0;
 		}
-		reads++;
-		y = x;
-		if (!L->prev_media)
+		if (!rc)
 			continue;
-		Iv = (double)(L->t_prev - t);
 		d = fmodp(Iv - (L->rev - (double)q * st0) + L->rev / 2, L->rev) - L->rev / 2;
 		if (fabs(d) <= tol0 * st0) {
 			I[m] = Iv;
@@ -472,16 +478,12 @@ static uint64_t lay_spt_noisy(struct lay *L, uint64_t y, double S0)
 		xb = x + (uint64_t)q - (uint64_t)lround(S0) + (uint64_t)mg;
 		if (xb >= x)
 			break;
-		t = L->t_prev;
-		if (lay_access(L, xb, 0, "spt", 0, NULL, NULL, &made, &slack)) {
+		if ((rc = noisy_read(L, xb, &y, &reads, &Iv)) < 0) {
 			free(I);
 			return 0;
 		}
-		reads++;
-		y = xb;
-		if (!L->prev_media)
+		if (!rc)
 			continue;
-		Iv = (double)(L->t_prev - t);
 		Sk = (double)(x - xb) * L->rev / (L->rev - fmodp(Iv, L->rev));
 		/* Far from the others: a crossing, a slip. */
 		if (nl >= 4) {
@@ -633,13 +635,13 @@ static uint64_t lay_spt(struct lay *L, uint64_t y, int guess)
 		 * needed lay_spt_noisy): dtla307030 at 3 us took 379 for 378 so.
 		 */
 		for (size_t i = 0; i < nraw; i++)
-			if (L->noisy || L->tol > 0 || (fabs(raw[i] - best) > 0.25 && fabs(raw[i] - best) <= 2))
+			if (lay_noisy(L) || (fabs(raw[i] - best) > 0.25 && fabs(raw[i] - best) <= 2))
 				bestc = 0;
 		if (bestc >= 2 && best >= 32) {
 			L->S = best;
 			L->st = L->rev / best;
 			L->rotates = 1;
-		} else if (nraw >= 2 || (nraw && (L->tol > 0 || L->noisy))) {
+		} else if (nraw >= 2 || (nraw && lay_noisy(L))) {
 			/* The steps disagree: the clock is noisier than they allow. */
 			y = lay_spt_noisy(L, y, nraw >= 2 ? median(raw, nraw) : raw[0]);
 		}
@@ -766,13 +768,11 @@ static void skew_top(const struct lay *L, int *head, int *cyl)
 	}
 }
 
-static int type_of(const struct lay *L, int sk)
+/* The kind of transition a skew is, given the track and cylinder skews (skew_top). */
+static int type_with(const struct lay *L, int sk, int head, int cyl)
 {
-	int head, cyl;
-
 	if (sk_same(L, sk, 0))
 		return TY_SAME;
-	skew_top(L, &head, &cyl);
 	if (head >= 0 && sk_same(L, sk, head))
 		return TY_HEAD;
 	if (cyl >= 0 && sk_same(L, sk, cyl))
@@ -780,15 +780,27 @@ static int type_of(const struct lay *L, int sk)
 	return TY_OTHER;
 }
 
+static int type_of(const struct lay *L, int sk)
+{
+	int head, cyl;
+
+	skew_top(L, &head, &cyl);
+	return type_with(L, sk, head, cyl);
+}
+
 /* The bracket [lo, hi] on the slack a kind of transition needs, from every sample so far. */
 static void need_bracket(const struct lay *L, int ty, int write, double *lo, double *hi)
 {
+	int head, cyl;
+
+	/* The skews once: with a noisy clock each look groups them (hd_int_groups). */
+	skew_top(L, &head, &cyl);
 	*lo = 0;
 	*hi = INFINITY;
 	for (size_t i = 0; i < L->nsmp; i++) {
 		const struct smp *m = &L->smp[i];
 
-		if (m->write != write || type_of(L, m->skew) != ty)
+		if (m->write != write || type_with(L, m->skew, head, cyl) != ty)
 			continue;
 		if (m->made && m->slack < *hi)
 			*hi = m->slack;
@@ -1380,6 +1392,36 @@ static int lay_setup(struct lay *L, struct hd_session *s, const struct hd_layout
 	return 0;
 }
 
+/*
+ * The walk at the reference unit at: sectors per track there, then the
+ * read walk and with writes the write walk.  *main_S the sectors per track
+ * (0: none, no walk).  0, or -1 when the run must stop.
+ */
+static int lay_main(struct lay *L, const struct hd_layout_opts *o, uint64_t at, int writes, int guess, struct trk *tr,
+		    size_t *ntrk, int *main_S)
+{
+	L->loc++;
+	L->track = 0;
+	L->noisy_cap = NOISY_MAIN;
+	if (!lay_spt(L, at, guess) && hd_session_stop(L->s))
+		return -1;
+	*main_S = L->S;
+	lay_loc_row(L, at);
+	hd_dfw_meta(L->s->w, "main_location", "%d", L->loc);
+	if (L->S <= 0)
+		return 0;
+	if (lay_walk(L, L->y_prev, o->tracks, o->cylinders, tr, o->tracks + o->cylinders * 2 + 2, ntrk))
+		return -1;
+	if (writes) {
+		/* FUA writes (or writes through, --sync) reach the media: all media. */
+		L->s->run.wcal = 1;
+		L->s->run.wcache_threshold_ns = -1;
+		if (lay_wwalk(L, tr, *ntrk, o->wcylinders))
+			return -1;
+	}
+	return 0;
+}
+
 static int layout_run(void *vo)
 {
 	struct hd_layout_opts o = *(const struct hd_layout_opts *)vo;
@@ -1437,30 +1479,12 @@ static int layout_run(void *vo)
 			uint64_t y = i < np ? margin + (np > 1 ? span * (np - 1 - i) / (np - 1) : span / 2) : 0;
 
 			if (!main_done && (i == np || y < at)) {
-				/* The walk at the reference. */
 				main_done = 1;
-				L->loc++;
-				L->track = 0;
 				main_y = at;
-				L->noisy_cap = NOISY_MAIN;
-				if (!lay_spt(L, at, guess) && hd_session_stop(&s))
+				if (lay_main(L, &o, at, writes, guess, tr, &ntrk, &main_S))
 					break;
-				main_S = L->S;
-				lay_loc_row(L, at);
-				hd_dfw_meta(s.w, "main_location", "%d", L->loc);
-				if (L->S > 0) {
-					guess = L->S;
-					if (lay_walk(L, L->y_prev, o.tracks, o.cylinders, tr, o.tracks + o.cylinders * 2 + 2,
-						     &ntrk))
-						break;
-					if (writes) {
-						/* FUA writes (or writes through, --sync) reach the media: all media. */
-						s.run.wcal = 1;
-						s.run.wcache_threshold_ns = -1;
-						if (lay_wwalk(L, tr, ntrk, o.wcylinders))
-							break;
-					}
-				}
+				if (main_S > 0)
+					guess = main_S;
 				stepc += o.tracks * 2 + o.cylinders * 3 + (writes ? o.wcylinders * 6 : 0);
 				hd_run_progress(&s.run, stepc, total);
 			}
@@ -1474,7 +1498,7 @@ static int layout_run(void *vo)
 			 * of them, evenly (a zone narrower than their spacing is
 			 * missed).
 			 */
-			if ((L->noisy || L->tol > 0) && np > NOISY_POINTS && i % ((np + NOISY_POINTS - 1) / NOISY_POINTS))
+			if (lay_noisy(L) && np > NOISY_POINTS && i % ((np + NOISY_POINTS - 1) / NOISY_POINTS))
 				continue;
 			if (lay_point(L, y, guess ? guess : main_S, &zp[nz]))
 				break;
@@ -1484,8 +1508,7 @@ static int layout_run(void *vo)
 			hd_run_progress(&s.run, ++stepc, total);
 		}
 		/* Through a noisy clock, each bisection as dear: at most NOISY_REFINE of them a boundary. */
-		lay_refine_zones(L, zp, nz, (L->noisy || L->tol > 0) && o.refine > NOISY_REFINE ? NOISY_REFINE : o.refine,
-				 o.points);
+		lay_refine_zones(L, zp, nz, lay_noisy(L) && o.refine > NOISY_REFINE ? NOISY_REFINE : o.refine, o.points);
 		done = !hd_session_stop(&s);
 	}
 	lay_end_meta(L, main_y, main_S, writes);
