@@ -443,30 +443,50 @@ static size_t direction_rows(struct fit *f, const struct samp *all, const struct
 }
 
 /*
- * How much the directions truly differ: their deviations at adjacent
- * distances share a real difference (which varies smoothly) but not
- * their noise, so the mean product of neighbours estimates its square.
- * Each row keeps its deviation in that proportion, less the overhead; the
- * rows end sorted by signed distance.
+ * How much the directions truly differ: a bin's two band edges (rows k,
+ * k + 1 of direction_rows, negative then positive) differ by the drive's
+ * difference, which varies smoothly with distance, plus their noise, which
+ * is the bin's alone, so the mean product of neighbouring bins'
+ * differences estimates the difference's square.  (The product of one
+ * direction's neighbouring deviations from the pooled curve took in the
+ * bends the pooling smooths, which both directions share.)  The mean is
+ * trimmed by an eighth at each end: within a track the band holds two
+ * kinds of access and its edges differ by revolutions between directions,
+ * and the products of those few bins said nothing of the rest (st2000dm001,
+ * symmetric beyond its first tracks, kept 0.2 to 0.7 ms of spread, and a
+ * quick profile's one direction lay 0.2 ms off over half the curve).
+ * Each direction lies half the difference off the pooled curve and keeps
+ * its deviation in that proportion, less the overhead; the rows end sorted
+ * by signed distance.  prod: scratch of nh.
  */
-static void shrink_directions(struct fit *f, const double *delta, const double *sig2, size_t nh)
+static void shrink_directions(struct fit *f, const double *delta, const double *sig2, size_t nh, double *prod)
 {
-	double sum = 0;
-	size_t pairs = 0;
+	double sum = 0, prev = NAN, t2;
+	size_t m = 0, cut;
 
-	for (size_t k = 0; k < nh; k++)
-		for (size_t j = k + 1; j < nh && j <= k + 2; j++)
-			if ((f->rows[j].d < 0) == (f->rows[k].d < 0)) {
-				sum += delta[k] * delta[j];
-				pairs++;
-				break;
-			}
-	f->tau = pairs ? sqrt(fmax(0, sum / (double)pairs)) : 0;
-	for (size_t k = 0; k < nh; k++) {
-		double t2 = f->tau * f->tau;
+	for (size_t k = 0; k < nh;) {
+		double x;
 
-		f->rows[k].ms += (t2 > 0 ? delta[k] * t2 / (t2 + sig2[k]) : 0) - f->C;
+		if (!(k + 1 < nh && f->rows[k].d < 0 && f->rows[k + 1].d > 0)) {
+			/* A bin with one direction only: the next bin's pair has no neighbour. */
+			prev = NAN;
+			k++;
+			continue;
+		}
+		x = delta[k + 1] - delta[k];
+		if (isfinite(prev))
+			prod[m++] = x * prev;
+		prev = x;
+		k += 2;
 	}
+	hd_sort_doubles(prod, m);
+	cut = m / 8;
+	for (size_t j = cut; j < m - cut; j++)
+		sum += prod[j];
+	t2 = m ? fmax(0, sum / (double)(m - 2 * cut)) / 4 : 0;
+	f->tau = sqrt(t2);
+	for (size_t k = 0; k < nh; k++)
+		f->rows[k].ms += (t2 > 0 ? delta[k] * t2 / (t2 + sig2[k]) : 0) - f->C;
 	f->nrows = nh;
 	qsort(f->rows, f->nrows, sizeof(*f->rows), cmp_row);
 }
@@ -685,7 +705,7 @@ int fit_seek_curve(struct fit *f, const struct inputs *in, char *err, size_t err
 	/* delta holds the bins' slopes until direction_rows fills it. */
 	detrend_bins(all, b, nb, f->rev, tmp, delta);
 	pool_neighbours(all, b, nb, f->rev, tmp, sig2, off);
-	shrink_directions(f, delta, sig2, direction_rows(f, all, b, nb, tmp, delta, sig2));
+	shrink_directions(f, delta, sig2, direction_rows(f, all, b, nb, tmp, delta, sig2), tmp);
 	layout_rows(f);
 	if (monotone_rows(f->rows, f->nrows)) {
 		fit_fail(err, errlen, "out of memory");
