@@ -118,7 +118,7 @@ for spec in $floors; do
 	# On failure, what a later look needs: the bins off (distance: fitted/model ms),
 	# the figures the curve hangs on, and how often the host kept a reply waiting.
 	misses=$(awk '{ e = $2 - $3; e = e < 0 ? -e : e; t = 0.05 * $3; if (t < 0.3) t = 0.3
-		if (e > t && k++ < 40) printf " %d:%.2f/%.2f", $1, $2, $3 }' "$T/curve")
+		if (e > t && k++ < 40) printf " %.0f:%.2f/%.2f", $1, $2, $3 }' "$T/curve")
 	[ $((100 * ok)) -ge $((floor * n)) ] || fail "$model: $ok of $n bins within max(0.3 ms, 5%), below $floor% (fit: $(grep -E "^(rpm|overhead) " "$T/fit" | tr -s " " | tr "\n" ";") $(grep -E "^# (direction_spread_ms|overhead_ms):" "$d/seekcurve.tsv" | tr "\n" " ")$(grep "^# host_late" "$d/seek-read.tsv"); off:$misses)"
 	pass "$model through $(sed -n 's/^# device: //p' "$d/seek-read.tsv"): $cal; rpm $rpm ($want); seek curve $ok of $n bins within max(0.3 ms, 5%)"
 done
